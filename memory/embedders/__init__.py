@@ -1,0 +1,1 @@
+"""Embedders: one small interface, :class:`memory.embedders.base.Embedder` (``embed_batch``)."""
