@@ -1,0 +1,132 @@
+"""Segment files: small TinyDB databases written crash-safely.
+
+TinyDB's own JSON storage re-reads and rewrites the whole file on every insert, so
+its cost grows with the store. Here the store is split into segments of bounded
+size; only the newest (active) segment is ever appended to, so one insert costs
+the same at 1k turns as at 100k. Each write goes through :class:`AtomicJSONStorage`:
+serialise, write a temporary file, fsync, rename. A SIGKILL at any instant leaves
+either the previous or the new segment, never a torn one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from tinydb import TinyDB
+from tinydb.storages import Storage
+
+from memory.atomic import atomic_write_bytes
+from memory.errors import CorruptFile
+
+TURNS = "turns"
+META = "meta"
+
+
+class AtomicJSONStorage(Storage):
+    """A TinyDB storage that keeps the data in memory and replaces the file atomically.
+
+    ``read`` parses the file once and then serves the cached tables; ``write``
+    serialises the whole segment (segments are small) to a temporary file, fsyncs
+    and renames it. If a write fails the cache is dropped, so memory never claims
+    more than the disk holds.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
+        self.path = Path(path)
+        self.fsync = fsync
+        self._cache: dict[str, dict[str, Any]] | None = None
+        self.bytes_on_disk = 0
+
+    def read(self) -> dict[str, dict[str, Any]] | None:
+        if self._cache is None:
+            try:
+                raw = self.path.read_bytes()
+            except FileNotFoundError:
+                return None
+            self.bytes_on_disk = len(raw)
+            if not raw:
+                return None
+            try:
+                self._cache = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                raise CorruptFile(f"segment {self.path.name} is unreadable ({exc}); restore it from a backup") from exc
+        return self._cache
+
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
+        payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        try:
+            atomic_write_bytes(self.path, payload, fsync=self.fsync)
+        except BaseException:
+            self._cache = None
+            raise
+        self._cache = data
+        self.bytes_on_disk = len(payload)
+
+
+class Segment:
+    """One segment file: a TinyDB with a ``turns`` table (doc id = turn id) and ``meta``."""
+
+    def __init__(self, path: Path, *, fsync: bool = True) -> None:
+        self.path = path
+        self.storage = AtomicJSONStorage(path, fsync=fsync)
+        self.db = TinyDB(storage=lambda: self.storage)  # TinyDB wants a factory
+        self.turns = self.db.table(TURNS, cache_size=0)
+        self.meta = self.db.table(META, cache_size=0)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def records(self) -> dict[int, dict[str, Any]]:
+        """Raw records by turn id, straight from the cached tables (no copies)."""
+        tables = self.storage.read() or {}
+        return {int(k): v for k, v in tables.get(TURNS, {}).items()}
+
+    def count(self) -> int:
+        tables = self.storage.read() or {}
+        return len(tables.get(TURNS, {}))
+
+    def high_water(self) -> int:
+        """The highest turn id ever assigned in this segment (kept across deletions)."""
+        tables = self.storage.read() or {}
+        meta = tables.get(META, {}).get("1", {})
+        ids = [int(k) for k in tables.get(TURNS, {})]
+        return max([int(meta.get("high_water", 0)), *ids]) if ids or meta else 0
+
+    def insert_many(self, records: list[dict[str, Any]]) -> None:
+        """Insert records (each with an ``id``) in ONE atomic write, with the high-water mark."""
+        if not records:
+            return
+        top = max(int(r["id"]) for r in records)
+
+        def update(tables: dict[str, dict[str, Any]] | None) -> dict[str, dict[str, Any]]:
+            tables = dict(tables or {})
+            turns = dict(tables.get(TURNS, {}))
+            for rec in records:
+                turns[str(int(rec["id"]))] = {k: v for k, v in rec.items() if k != "id"}
+            tables[TURNS] = turns
+            meta = dict(tables.get(META, {}).get("1", {}))
+            meta["high_water"] = max(int(meta.get("high_water", 0)), top)
+            tables[META] = {"1": meta}
+            return tables
+
+        self.storage.write(update(self.storage.read()))
+        self.turns.clear_cache()
+
+    def remove(self, ids: list[int]) -> int:
+        present = [i for i in ids if self.turns.contains(doc_id=i)]
+        if present:
+            self.turns.remove(doc_ids=present)
+        return len(present)
+
+    def update(self, turn_id: int, fields: dict[str, Any]) -> None:
+        self.turns.update(fields, doc_ids=[turn_id])
+
+    def size(self) -> int:
+        try:
+            return self.path.stat().st_size
+        except FileNotFoundError:
+            return 0
