@@ -1,0 +1,1 @@
+"""CLI commands, one module each; imported only when the CLI starts."""

@@ -1,0 +1,75 @@
+"""Helpers shared by commands: opening the memory, consoles, safe display of remembered text."""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from rich.console import Console
+
+    from memory.memory import Memory
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str, limit: int | None = None) -> str:
+    """Text safe for a terminal: control characters (ANSI escapes included) shown as \\xNN.
+
+    Rich markup is not interpreted by callers: they wrap the result in ``rich.text.Text``.
+    """
+    if limit is not None and len(text) > limit:
+        text = text[:limit] + f"… (+{len(text) - limit:,} chars)"
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def one_line(text: str, limit: int = 160) -> str:
+    return printable(" ".join(text[: limit * 4].split()), limit)
+
+
+def out_console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=False)
+
+
+def err_console() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+@contextmanager
+def open_memory(obj: dict[str, Any], *, readonly: bool = False) -> Iterator[Memory]:
+    from memory.memory import Memory
+
+    cfg = obj["config"]
+    mem = Memory.open(embedder=cfg.embedder, readonly=readonly)
+    try:
+        yield mem
+    finally:
+        mem.close()
+
+
+@contextmanager
+def progress_bar(description: str) -> Iterator[Any]:
+    """A rich progress bar on stderr; yields a callback (stage, done, total)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err_console(),
+        transient=True,
+    ) as progress:
+        task = progress.add_task(description, total=None)
+
+        def update(stage: str, done: int, total: int) -> None:
+            progress.update(task, description=f"{description}: {stage}", completed=done, total=total)
+
+        yield update

@@ -1,0 +1,219 @@
+"""`ibachat memory ...`: see, search, forget, export, import, and maintain what ibachat remembers."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ibachat.commands.common import err_console, one_line, open_memory, out_console, printable, progress_bar
+
+
+def _time(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    from memory.types import parse_time
+
+    try:
+        return parse_time(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not an ISO-8601 date or time") from None
+
+
+@click.group()
+def memory() -> None:
+    """See and manage what ibachat remembers."""
+
+
+@memory.command()
+@click.option("--session", help="Only this session.")
+@click.option("--role", type=click.Choice(["user", "assistant", "tool"]))
+@click.option("--source", type=click.Choice(["chat", "bench", "import"]))
+@click.option("--since", help="Only turns at or after this ISO-8601 time.")
+@click.option("--until", help="Only turns at or before this ISO-8601 time.")
+@click.option("--limit", "-n", default=50, show_default=True, help="How many turns (0: all).")
+@click.option("--full", is_flag=True, help="Show whole texts instead of one line each.")
+@click.option("--json", "as_json", is_flag=True, help="A JSON array on stdout, for machines.")
+@click.pass_obj
+def show(obj: dict[str, Any], session, role, source, since, until, limit, full, as_json) -> None:
+    """Remembered turns, newest first (a read-only view: works while another ibachat runs)."""
+    with open_memory(obj, readonly=True) as mem:
+        turns = mem.iter_turns(
+            newest_first=True, session=session, role=role, source=source, since=_time(since), until=_time(until)
+        )
+        if as_json:
+            out = sys.stdout
+            out.write("[")
+            for n, turn in enumerate(turns):
+                if limit and n >= limit:
+                    break
+                out.write(("," if n else "") + "\n" + json.dumps({"id": turn.id, **turn.to_record()}, ensure_ascii=False))
+                out.flush() if n == 0 else None
+            out.write("\n]\n")
+            return
+        from rich.text import Text
+
+        console = out_console()
+        shown = 0
+        for turn in turns:
+            if limit and shown >= limit:
+                break
+            head = Text()
+            head.append(f"#{turn.id} ", style="bold cyan")
+            head.append(turn.time.strftime("%Y-%m-%d %H:%M %z") + " ", style="dim")
+            head.append(f"[{printable(turn.session_id, 40)}] ", style="magenta")
+            head.append(turn.role, style="green" if turn.role == "user" else "yellow")
+            if turn.flags:
+                head.append(" (" + ", ".join(turn.flags) + ")", style="red")
+            body = printable(turn.text, 20_000) if full else one_line(turn.text, 160)
+            console.print(head, Text("  " + body), sep="\n" if full else " ")
+            shown += 1
+        if not shown:
+            err_console().print("no turns remembered" + (" match those filters" if any([session, role, source, since, until]) else " yet"))
+
+
+@memory.command()
+@click.argument("query")
+@click.option("-k", default=10, show_default=True, help="How many hits.")
+@click.option("--mode", type=click.Choice(["hybrid", "dense", "lexical"]), default="hybrid", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) -> None:
+    """Search remembered turns (dense + BM25 fused); shows scores and why each matched."""
+    with open_memory(obj) as mem:
+        if len(mem.store) > 2000 and not mem.stats()["index"]["in_sync"]:
+            with progress_bar("updating indexes") as update:
+                mem._indexes(update)
+        hits = mem.search(query, k, mode=mode)
+        turns = {t.id: t for t in mem.get_many([h.id for h in hits])}
+        if as_json:
+            rows = [
+                {"id": h.id, "score": h.score, "why": h.why, **turns[h.id].to_record()} for h in hits if h.id in turns
+            ]
+            click.echo(json.dumps(rows, ensure_ascii=False, default=str))
+            return
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table(show_lines=False, expand=True)
+        for col in ("id", "score", "why", "when", "role", "text"):
+            table.add_column(col, overflow="fold" if col == "text" else "ellipsis", no_wrap=col != "text")
+        for h in hits:
+            t = turns.get(h.id)
+            if t is None:
+                continue
+            why = ", ".join(f"{src}#{info.get('rank')}" for src, info in h.why.items() if isinstance(info, dict))
+            terms = h.why.get("lexical", {}).get("terms") if isinstance(h.why.get("lexical"), dict) else None
+            if terms:
+                why += " (" + " ".join(terms[:4]) + ")"
+            table.add_row(str(h.id), f"{h.score:.3f}", Text(why), t.time.strftime("%Y-%m-%d"), t.role, Text(one_line(t.text, 200)))
+        out_console().print(table if hits else Text("no matches"))
+
+
+@memory.command()
+@click.argument("ids", nargs=-1, type=int)
+@click.option("--session", help="Forget every turn of this session.")
+@click.option("--since", help="Forget turns at or after this time (with --until for a range).")
+@click.option("--until", help="Forget turns at or before this time.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask before forgetting many turns.")
+@click.pass_obj
+def forget(obj: dict[str, Any], ids: tuple[int, ...], session, since, until, yes: bool) -> None:
+    """Forget turns for real: from the store, both indexes, the embedding cache and the ledger."""
+    if not ids and not session and not since and not until:
+        raise click.UsageError("say what to forget: turn ids, --session, or --since/--until")
+    with open_memory(obj) as mem:
+        targets = set(ids)
+        if session or since or until:
+            targets |= {t.id for t in mem.iter_turns(session=session, since=_time(since), until=_time(until))}
+        if not targets:
+            err_console().print("nothing matches; nothing forgotten")
+            return
+        if len(targets) > 3 and not yes:
+            if not sys.stdin.isatty():
+                raise click.UsageError(f"this would forget {len(targets)} turns; add --yes to confirm")
+            click.confirm(f"Forget {len(targets)} turns for good?", abort=True)
+        removed = mem.forget(sorted(targets))
+        err_console().print(f"forgot {len(removed)} turn(s)")
+
+
+@memory.command("export")
+@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), help="File to write (default: stdout).")
+@click.pass_obj
+def export_(obj: dict[str, Any], out: Path | None) -> None:
+    """Export every turn as JSON Lines (oldest first); `memory import` reads it back exactly."""
+    from memory.atomic import atomic_write_text
+    from memory.jsonl import export_line
+
+    with open_memory(obj, readonly=True) as mem:
+        lines = (export_line(t) + "\n" for t in mem.iter_turns(newest_first=False))
+        if out is None:
+            for line in lines:
+                sys.stdout.write(line)
+        else:
+            atomic_write_text(out, "".join(lines))
+            err_console().print(f"exported to {out}")
+
+
+@memory.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_obj
+def import_(obj: dict[str, Any], path: Path) -> None:
+    """Import turns from JSON Lines (or IBA-Bench task files); all or nothing."""
+    from memory.jsonl import read_import_file
+
+    records = read_import_file(path)
+    with open_memory(obj) as mem:
+        with progress_bar("importing") as update:
+            step = 512
+            for start in range(0, len(records), step):
+                mem.add_turns(records[start : start + step])
+                update("embedding", min(start + step, len(records)), len(records))
+        err_console().print(f"imported {len(records)} turn(s) from {path}")
+
+
+@memory.command()
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def stats(obj: dict[str, Any], as_json: bool) -> None:
+    """Counts, sizes, models and index state."""
+    with open_memory(obj, readonly=True) as mem:
+        info = mem.stats()
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return
+    from rich.table import Table
+
+    table = Table(show_header=False, box=None)
+    table.add_row("home", info["home"])
+    table.add_row("turns", f"{info['turns']:,} in {info['sessions']:,} sessions")
+    table.add_row("by role", ", ".join(f"{k} {v:,}" for k, v in sorted(info["by_role"].items())) or "-")
+    table.add_row("by source", ", ".join(f"{k} {v:,}" for k, v in sorted(info["by_source"].items())) or "-")
+    table.add_row("never use", str(info["never_use"]))
+    table.add_row("embedder", f"{info['embedder']} ({info['ndim']}-d)")
+    table.add_row("disk", ", ".join(f"{k} {v / 1e6:.1f} MB" for k, v in info["bytes"].items()))
+    table.add_row("indexes", "in sync" if info["index"]["in_sync"] else "will be reconciled on next use")
+    out_console().print(table)
+
+
+@memory.command()
+@click.pass_obj
+def reindex(obj: dict[str, Any]) -> None:
+    """Rebuild the vector and lexical indexes from the store (e.g. after switching embedder)."""
+    with open_memory(obj) as mem, progress_bar("reindexing") as update:
+        result = mem.reindex(update)
+    err_console().print(f"reindexed: {result['vectors']:,} vectors, {result['lexical']:,} lexical entries")
+
+
+@memory.command()
+@click.argument("turn_id", type=int)
+@click.option("--undo", is_flag=True, help="Allow the turn to be used again.")
+@click.pass_obj
+def never(obj: dict[str, Any], turn_id: int, undo: bool) -> None:
+    """Mark a turn "never use": kept and shown, but never retrieved or planned from."""
+    with open_memory(obj) as mem:
+        mem.set_never_use(turn_id, not undo)
+    err_console().print(f"turn {turn_id} " + ("may be used again" if undo else "will never be used"))

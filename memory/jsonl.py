@@ -1,0 +1,86 @@
+"""Import and export of turns as JSON Lines.
+
+One turn per line: ``session_id``, ``role``, ``text``, ``time`` (ISO-8601) are required;
+``source``, ``tool_call`` and ``flags`` are optional. A line may also be an IBA-Bench task
+(an object with ``history``): its sessions' turns are imported, timed from the session's
+time one second apart. A file is validated whole before anything is written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from memory.errors import BadInput
+from memory.store import TurnStore
+from memory.types import Turn, parse_time
+
+EXPORT_FIELDS = ("session_id", "role", "text", "time", "source", "tool_call", "flags")
+
+
+def export_line(turn: Turn) -> str:
+    rec = turn.to_record()
+    return json.dumps({k: rec[k] for k in EXPORT_FIELDS if k in rec}, ensure_ascii=False)
+
+
+def _history_records(task: dict[str, Any], lineno: int) -> Iterator[dict[str, Any]]:
+    history = task.get("history")
+    if not isinstance(history, list):
+        raise BadInput(f"line {lineno}: history must be a list of sessions")
+    for s_index, session in enumerate(history):
+        if not isinstance(session, dict) or not {"session_id", "time", "turns"} <= session.keys():
+            raise BadInput(f"line {lineno}: history[{s_index}] needs session_id, time and turns")
+        try:
+            start = parse_time(session["time"])
+        except (TypeError, ValueError):
+            raise BadInput(f"line {lineno}: history[{s_index}].time {session['time']!r} is not ISO-8601") from None
+        for t_index, turn in enumerate(session["turns"]):
+            if not isinstance(turn, dict):
+                raise BadInput(f"line {lineno}: history[{s_index}].turns[{t_index}] is not an object")
+            rec = {
+                "session_id": str(session["session_id"]),
+                "role": turn.get("role"),
+                "text": turn.get("text"),
+                "time": (start + timedelta(seconds=t_index)).isoformat(),
+                "source": "bench",
+            }
+            if turn.get("tool_call") is not None:
+                rec["tool_call"] = turn["tool_call"]
+            yield rec
+
+
+def read_import_file(path: Path) -> list[dict[str, Any]]:
+    """Parse and validate every line; raise BadInput naming the first bad line."""
+    records: list[dict[str, Any]] = []
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+    with handle:
+        for lineno, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise BadInput(f"{path}:{lineno}: not valid UTF-8 (byte {exc.start}); nothing was imported") from None
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise BadInput(f"{path}:{lineno}: not valid JSON ({exc.msg}); nothing was imported") from None
+            if not isinstance(obj, dict):
+                raise BadInput(f"{path}:{lineno}: expected a JSON object; nothing was imported")
+            candidates = list(_history_records(obj, lineno)) if "history" in obj else [obj]
+            for rec in candidates:
+                if "time" not in rec:
+                    raise BadInput(f"{path}:{lineno}: missing field: time; nothing was imported")
+                rec = dict(rec)
+                rec.setdefault("source", "import")
+                try:
+                    records.append(TurnStore.normalise(rec))
+                except BadInput as exc:
+                    raise BadInput(f"{path}:{lineno}: {exc}; nothing was imported") from None
+    return records

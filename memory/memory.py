@@ -1,0 +1,400 @@
+"""The memory facade: turns, indexes, embedding cache and preference ledger in one home folder.
+
+Layout under ``home`` (all 0600/0700)::
+
+    lock                      writer lock (one writable Memory at a time)
+    turns/seg-*.json          TinyDB segments: the source of truth
+    index/vectors-<model>.usearch, index/lexical.bin, index/state.json
+    cache/                    embeddings by (model id, text hash)
+    ledger/                   preference events
+
+The indexes are derived data. They are loaded on first use, and when the store
+changed behind their back (a crash, another embedder) they are reconciled with
+it: turns missing from an index are added (vectors from the cache, embedding
+only what the cache lacks) and turns no longer in the store are removed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memory.atomic import atomic_write_text
+from memory.lock import WriterLock
+from memory.paths import ensure_private_dir
+from memory.paths import home as default_home
+from memory.store import TurnStore
+from memory.types import Hit, Turn
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from memory.embedcache import EmbeddingCache
+    from memory.embedders.base import Embedder
+    from memory.ledger import PreferenceLedger
+    from memory.lexical import LexicalIndex
+    from memory.vector import VectorIndex
+
+NEVER_USE = "never_use"
+SAVE_EVERY = 1000  # index saves are amortised; a crash in between is repaired by reconcile
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+
+
+class Memory:
+    def __init__(
+        self,
+        home: Path,
+        *,
+        embedder: Embedder | str | None = None,
+        readonly: bool = False,
+        cache_dir: Path | None = None,
+        fsync: bool = True,
+    ) -> None:
+        self.home = Path(home)
+        self.readonly = readonly
+        self._lock = WriterLock(self.home / "lock")
+        if not readonly:
+            ensure_private_dir(self.home)
+            self._lock.acquire()
+        self.store = TurnStore(self.home / "turns", readonly=readonly, fsync=fsync)
+        self._embedder_spec = embedder
+        self._embedder: Embedder | None = embedder if not isinstance(embedder, (str, type(None))) else None
+        self._cache_dir = Path(cache_dir) if cache_dir else self.home / "cache"
+        self._cache: EmbeddingCache | None = None
+        self._vectors: VectorIndex | None = None
+        self._lexical: LexicalIndex | None = None
+        self._ledger: PreferenceLedger | None = None
+        self._unsaved = 0
+        self.fsync = fsync
+
+    @classmethod
+    def open(
+        cls,
+        home: Path | None = None,
+        *,
+        embedder: Embedder | str | None = None,
+        readonly: bool = False,
+        cache_dir: Path | None = None,
+        fsync: bool = True,
+    ) -> Memory:
+        return cls(Path(home) if home else default_home(), embedder=embedder, readonly=readonly, cache_dir=cache_dir, fsync=fsync)
+
+    # ------------------------------------------------------------ components
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            from memory.embedders.registry import load_embedder
+
+            self._embedder = load_embedder(self._embedder_spec if isinstance(self._embedder_spec, str) else None)
+        return self._embedder
+
+    @property
+    def cache(self) -> EmbeddingCache:
+        if self._cache is None:
+            from memory.embedcache import EmbeddingCache
+
+            if not self.readonly:
+                ensure_private_dir(self._cache_dir)
+            self._cache = EmbeddingCache(self._cache_dir, self.embedder.model_id, self.embedder.ndim)
+        return self._cache
+
+    @property
+    def ledger(self) -> PreferenceLedger:
+        if self._ledger is None:
+            from memory.ledger import PreferenceLedger
+
+            folder = self.home / "ledger"
+            if not self.readonly:
+                ensure_private_dir(folder)
+            self._ledger = PreferenceLedger(folder)
+        return self._ledger
+
+    def _index_paths(self) -> tuple[Path, Path, Path]:
+        folder = self.home / "index"
+        return (
+            folder / f"vectors-{_safe(self.embedder.model_id)}.usearch",
+            folder / "lexical.bin",
+            folder / "state.json",
+        )
+
+    def _indexes(self, progress: Progress | None = None) -> tuple[VectorIndex, LexicalIndex]:
+        if self._vectors is None or self._lexical is None:
+            self._load_indexes(progress)
+        assert self._vectors is not None and self._lexical is not None
+        return self._vectors, self._lexical
+
+    def _load_indexes(self, progress: Progress | None = None, *, rebuild: bool = False) -> None:
+        from memory.errors import CorruptFile
+        from memory.lexical import LexicalIndex
+        from memory.vector import VectorIndex
+
+        vec_path, lex_path, state_path = self._index_paths()
+        ndim = self.embedder.ndim
+        vectors = lexical = None
+        if not rebuild:
+            try:
+                vectors = VectorIndex.load(vec_path, ndim)
+                lexical = LexicalIndex.load(lex_path)
+            except CorruptFile:
+                vectors = lexical = None  # derived data: rebuilt from the store below
+        self._vectors = vectors if vectors is not None else VectorIndex(ndim)
+        self._lexical = lexical if lexical is not None else LexicalIndex()
+        try:
+            state = json.loads(state_path.read_text("utf-8"))
+        except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+            state = {}
+        current = state.get("token") == self.store.state_token() and state.get("model") == self.embedder.model_id
+        if not current or rebuild:
+            self.reconcile(progress)
+
+    def reconcile(self, progress: Progress | None = None) -> dict[str, int]:
+        """Make both indexes hold exactly the usable turns of the store."""
+        vectors, lexical = self._vectors, self._lexical
+        assert vectors is not None and lexical is not None
+        usable: dict[int, str] = {}
+        for turn_id, rec in self.store.iter_records():
+            if NEVER_USE not in rec.get("flags", ()):
+                usable[turn_id] = rec["text"]
+        report = {"added_vectors": 0, "removed_vectors": 0, "added_lexical": 0, "removed_lexical": 0}
+        have_vec = {int(i) for i in vectors.ids()}
+        have_lex = {int(i) for i in lexical.ids()}
+        extra_vec = have_vec - usable.keys()
+        extra_lex = have_lex - usable.keys()
+        if extra_vec:
+            report["removed_vectors"] = vectors.remove(extra_vec)
+        if extra_lex:
+            report["removed_lexical"] = lexical.remove(extra_lex)
+        missing_vec = sorted(usable.keys() - have_vec)
+        missing_lex = sorted(usable.keys() - have_lex)
+        step = 256
+        for start in range(0, len(missing_vec), step):
+            ids = missing_vec[start : start + step]
+            vecs = self.cache.embed_with(self.embedder, [usable[i] for i in ids])
+            vectors.add(ids, vecs)
+            if progress:
+                progress("embedding", min(start + step, len(missing_vec)), len(missing_vec))
+        report["added_vectors"] = len(missing_vec)
+        if missing_lex:
+            lexical.add(missing_lex, [usable[i] for i in missing_lex])
+            report["added_lexical"] = len(missing_lex)
+        if not self.readonly and (any(report.values()) or vectors.dirty or lexical.dirty):
+            self.save_indexes()
+        elif not self.readonly:
+            self._write_state()
+        return report
+
+    def _write_state(self) -> None:
+        _, _, state_path = self._index_paths()
+        ensure_private_dir(state_path.parent)
+        state = {"token": self.store.state_token(), "model": self.embedder.model_id, "saved": time.time()}
+        atomic_write_text(state_path, json.dumps(state), fsync=self.fsync)
+
+    def save_indexes(self) -> None:
+        if self.readonly or self._vectors is None or self._lexical is None:
+            return
+        vec_path, lex_path, _ = self._index_paths()
+        ensure_private_dir(vec_path.parent)
+        self._vectors.save(vec_path)
+        self._lexical.save(lex_path)
+        self._write_state()
+        self._unsaved = 0
+
+    # ------------------------------------------------------------ writes
+    def add_turn(
+        self,
+        session_id: str,
+        role: str,
+        text: str,
+        *,
+        time: datetime | None = None,
+        source: str = "chat",
+        tool_call: dict[str, Any] | None = None,
+    ) -> Turn:
+        rec: dict[str, Any] = {"session_id": session_id, "role": role, "text": text, "source": source}
+        if time is not None:
+            rec["time"] = time
+        if tool_call is not None:
+            rec["tool_call"] = tool_call
+        return self.add_turns([rec])[0]
+
+    def add_turns(self, records: Iterable[dict[str, Any]], *, index: bool = True) -> list[Turn]:
+        """Store turns durably first, then embed (through the cache) and index them."""
+        recs = []
+        for rec in records:
+            rec = dict(rec)
+            if isinstance(rec.get("time"), datetime):
+                rec["time"] = rec["time"].isoformat()
+            recs.append(rec)
+        turns = self.store.add(recs)
+        if index and turns:
+            self._index_turns(turns)
+        return turns
+
+    def _index_turns(self, turns: Sequence[Turn]) -> None:
+        vectors, lexical = self._indexes()
+        ids = [t.id for t in turns]
+        texts = [t.text for t in turns]
+        vectors.add(ids, self.cache.embed_with(self.embedder, texts))
+        lexical.add(ids, texts)
+        self._unsaved += len(turns)
+        if self._unsaved >= SAVE_EVERY:
+            self.save_indexes()
+
+    def forget(self, ids: Iterable[int]) -> list[Turn]:
+        """Remove turns from the store, both indexes, the embedding cache and the ledger."""
+        removed = self.store.delete(ids)
+        if not removed:
+            return []
+        gone = [t.id for t in removed]
+        vectors, lexical = self._indexes()
+        vectors.remove(gone)
+        lexical.remove(gone)
+        self.cache.forget_texts({t.text for t in removed})
+        self.ledger.forget_turns(gone)
+        self.save_indexes()
+        return removed
+
+    def set_never_use(self, turn_id: int, never: bool = True) -> Turn:
+        """A turn marked "never use" stays visible in `memory show` but is never retrieved."""
+        turn = self.get(turn_id)
+        flags = set(turn.flags) | {NEVER_USE} if never else set(turn.flags) - {NEVER_USE}
+        turn = self.store.set_flags(turn_id, flags)
+        vectors, lexical = self._indexes()
+        if never:
+            vectors.remove([turn_id])
+            lexical.remove([turn_id])
+        else:
+            vectors.add([turn_id], self.cache.embed_with(self.embedder, [turn.text]))
+            lexical.add([turn_id], [turn.text])
+        self.save_indexes()
+        return turn
+
+    # ------------------------------------------------------------ reads
+    def get(self, turn_id: int) -> Turn:
+        return self.store.get(turn_id)
+
+    def get_many(self, ids: Iterable[int]) -> list[Turn]:
+        return self.store.get_many(ids)
+
+    def __len__(self) -> int:
+        return len(self.store)
+
+    def iter_turns(self, **filters: Any) -> Iterator[Turn]:
+        return self.store.iter_turns(**filters)
+
+    def session(self, session_id: str) -> list[Turn]:
+        return list(self.store.iter_turns(newest_first=False, session=session_id))
+
+    def context(self, turn_id: int, before: int = 1, after: int = 1, *, window: int = 64) -> list[Turn]:
+        """Neighbouring turns of the same session (ids near this one), in time order."""
+        turn = self.get(turn_id)
+        near = self.store.get_many(range(max(1, turn_id - window), turn_id + window + 1))
+        same = sorted((t for t in near if t.session_id == turn.session_id), key=lambda t: (t.time, t.id))
+        pos = next(i for i, t in enumerate(same) if t.id == turn_id)
+        return same[max(0, pos - before) : pos] + same[pos + 1 : pos + 1 + after]
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self.cache.embed_with(self.embedder, texts)
+
+    def vectors(self, ids: Sequence[int]) -> np.ndarray:
+        vectors, _ = self._indexes()
+        return vectors.get_vectors(list(ids))
+
+    def search_vector(self, vector: np.ndarray, k: int = 10) -> list[Hit]:
+        vectors, _ = self._indexes()
+        return vectors.search(vector, k)
+
+    def search(self, query: str, k: int = 10, *, mode: str = "hybrid", vector: np.ndarray | None = None) -> list[Hit]:
+        """Hybrid (dense + BM25, reciprocal rank fusion), dense or lexical search over usable turns."""
+        from memory.hybrid import rrf_fuse
+
+        if mode not in ("hybrid", "dense", "lexical"):
+            raise ValueError(f"unknown search mode {mode!r}")
+        vectors, lexical = self._indexes()
+        depth = max(k * 3, 30) if mode == "hybrid" else k
+        lists: list[tuple[str, list[Hit]]] = []
+        if mode in ("hybrid", "dense"):
+            qv = vector if vector is not None else self.embed_queries([query])[0]
+            lists.append(("dense", vectors.search(qv, depth)))
+        if mode in ("hybrid", "lexical"):
+            lists.append(("lexical", lexical.search(query, depth)))
+        if mode != "hybrid":
+            return lists[0][1][:k]
+        return rrf_fuse(lists, k=k)
+
+    def stats(self) -> dict[str, Any]:
+        roles: dict[str, int] = {}
+        sources: dict[str, int] = {}
+        sessions: set[str] = set()
+        never = 0
+        for _, rec in self.store.iter_records():
+            roles[rec["role"]] = roles.get(rec["role"], 0) + 1
+            src = rec.get("source", "chat")
+            sources[src] = sources.get(src, 0) + 1
+            sessions.add(rec["session_id"])
+            never += NEVER_USE in rec.get("flags", ())
+
+        def folder_bytes(p: Path) -> int:
+            return sum(f.stat().st_size for f in p.rglob("*") if f.is_file()) if p.is_dir() else 0
+
+        vec_path, lex_path, state_path = self._index_paths()
+        return {
+            "home": str(self.home),
+            "turns": sum(roles.values()),
+            "sessions": len(sessions),
+            "by_role": roles,
+            "by_source": sources,
+            "never_use": never,
+            "embedder": self.embedder.model_id,
+            "ndim": self.embedder.ndim,
+            "bytes": {
+                "turns": self.store.disk_bytes(),
+                "index": folder_bytes(self.home / "index"),
+                "cache": folder_bytes(self._cache_dir),
+                "ledger": folder_bytes(self.home / "ledger"),
+            },
+            "index": {
+                "vectors_file": vec_path.exists(),
+                "lexical_file": lex_path.exists(),
+                "in_sync": _state_matches(state_path, self.store.state_token(), self.embedder.model_id),
+            },
+        }
+
+    def reindex(self, progress: Progress | None = None) -> dict[str, int]:
+        """Rebuild both indexes from the store (e.g. after switching embedder)."""
+        self._vectors = self._lexical = None
+        self._load_indexes(progress, rebuild=True)
+        return {"vectors": len(self._vectors or []), "lexical": len(self._lexical or [])}
+
+    def close(self) -> None:
+        if not self.readonly:
+            if self._vectors is not None and (self._unsaved or self._vectors.dirty):
+                self.save_indexes()
+            self.store.close()
+        if self._ledger is not None and hasattr(self._ledger, "close"):
+            self._ledger.close()
+        self._lock.release()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _state_matches(path: Path, token: str, model: str) -> bool:
+    try:
+        state = json.loads(path.read_text("utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+        return False
+    return state.get("token") == token and state.get("model") == model
+
