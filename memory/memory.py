@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from memory.embedders.base import Embedder
     from memory.ledger import PreferenceLedger
     from memory.lexical import LexicalIndex
+    from memory.plans import PlanStore
     from memory.vector import VectorIndex
 
 NEVER_USE = "never_use"
@@ -86,7 +87,13 @@ class Memory:
         cache_dir: Path | None = None,
         fsync: bool = True,
     ) -> Memory:
-        return cls(Path(home) if home else default_home(), embedder=embedder, readonly=readonly, cache_dir=cache_dir, fsync=fsync)
+        return cls(
+            Path(home) if home else default_home(),
+            embedder=embedder,
+            readonly=readonly,
+            cache_dir=cache_dir,
+            fsync=fsync,
+        )
 
     # ------------------------------------------------------------ components
     @property
@@ -94,7 +101,9 @@ class Memory:
         if self._embedder is None:
             from memory.embedders.registry import load_embedder
 
-            self._embedder = load_embedder(self._embedder_spec if isinstance(self._embedder_spec, str) else None)
+            self._embedder = load_embedder(
+                self._embedder_spec if isinstance(self._embedder_spec, str) else None
+            )
         return self._embedder
 
     @property
@@ -115,8 +124,14 @@ class Memory:
             folder = self.home / "ledger"
             if not self.readonly:
                 ensure_private_dir(folder)
-            self._ledger = PreferenceLedger(folder)
+            self._ledger = PreferenceLedger(folder, readonly=self.readonly)
         return self._ledger
+
+    @property
+    def plans(self) -> PlanStore:
+        from memory.plans import PlanStore
+
+        return PlanStore(self.home / "plans", readonly=self.readonly)
 
     def _index_paths(self) -> tuple[Path, Path, Path]:
         folder = self.home / "index"
@@ -152,7 +167,9 @@ class Memory:
             state = json.loads(state_path.read_text("utf-8"))
         except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
             state = {}
-        current = state.get("token") == self.store.state_token() and state.get("model") == self.embedder.model_id
+        current = (
+            state.get("token") == self.store.state_token() and state.get("model") == self.embedder.model_id
+        )
         if not current or rebuild:
             self.reconcile(progress)
 
@@ -260,6 +277,7 @@ class Memory:
         lexical.remove(gone)
         self.cache.forget_texts({t.text for t in removed})
         self.ledger.forget_turns(gone)
+        self.plans.forget(gone)
         self.save_indexes()
         return removed
 
@@ -313,7 +331,9 @@ class Memory:
         vectors, _ = self._indexes()
         return vectors.search(vector, k)
 
-    def search(self, query: str, k: int = 10, *, mode: str = "hybrid", vector: np.ndarray | None = None) -> list[Hit]:
+    def search(
+        self, query: str, k: int = 10, *, mode: str = "hybrid", vector: np.ndarray | None = None
+    ) -> list[Hit]:
         """Hybrid (dense + BM25, reciprocal rank fusion), dense or lexical search over usable turns."""
         from memory.hybrid import rrf_fuse
 
@@ -397,4 +417,3 @@ def _state_matches(path: Path, token: str, model: str) -> bool:
     except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
         return False
     return state.get("token") == token and state.get("model") == model
-

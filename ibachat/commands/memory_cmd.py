@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,12 @@ def show(obj: dict[str, Any], session, role, source, since, until, limit, full, 
     """Remembered turns, newest first (a read-only view: works while another ibachat runs)."""
     with open_memory(obj, readonly=True) as mem:
         turns = mem.iter_turns(
-            newest_first=True, session=session, role=role, source=source, since=_time(since), until=_time(until)
+            newest_first=True,
+            session=session,
+            role=role,
+            source=source,
+            since=_time(since),
+            until=_time(until),
         )
         if as_json:
             out = sys.stdout
@@ -51,7 +56,11 @@ def show(obj: dict[str, Any], session, role, source, since, until, limit, full, 
             for n, turn in enumerate(turns):
                 if limit and n >= limit:
                     break
-                out.write(("," if n else "") + "\n" + json.dumps({"id": turn.id, **turn.to_record()}, ensure_ascii=False))
+                out.write(
+                    ("," if n else "")
+                    + "\n"
+                    + json.dumps({"id": turn.id, **turn.to_record()}, ensure_ascii=False)
+                )
                 out.flush() if n == 0 else None
             out.write("\n]\n")
             return
@@ -73,13 +82,18 @@ def show(obj: dict[str, Any], session, role, source, since, until, limit, full, 
             console.print(head, Text("  " + body), sep="\n" if full else " ")
             shown += 1
         if not shown:
-            err_console().print("no turns remembered" + (" match those filters" if any([session, role, source, since, until]) else " yet"))
+            err_console().print(
+                "no turns remembered"
+                + (" match those filters" if any([session, role, source, since, until]) else " yet")
+            )
 
 
 @memory.command()
 @click.argument("query")
 @click.option("-k", default=10, show_default=True, help="How many hits.")
-@click.option("--mode", type=click.Choice(["hybrid", "dense", "lexical"]), default="hybrid", show_default=True)
+@click.option(
+    "--mode", type=click.Choice(["hybrid", "dense", "lexical"]), default="hybrid", show_default=True
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) -> None:
@@ -92,7 +106,9 @@ def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) ->
         turns = {t.id: t for t in mem.get_many([h.id for h in hits])}
         if as_json:
             rows = [
-                {"id": h.id, "score": h.score, "why": h.why, **turns[h.id].to_record()} for h in hits if h.id in turns
+                {"id": h.id, "score": h.score, "why": h.why, **turns[h.id].to_record()}
+                for h in hits
+                if h.id in turns
             ]
             click.echo(json.dumps(rows, ensure_ascii=False, default=str))
             return
@@ -106,11 +122,20 @@ def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) ->
             t = turns.get(h.id)
             if t is None:
                 continue
-            why = ", ".join(f"{src}#{info.get('rank')}" for src, info in h.why.items() if isinstance(info, dict))
+            why = ", ".join(
+                f"{src}#{info.get('rank')}" for src, info in h.why.items() if isinstance(info, dict)
+            )
             terms = h.why.get("lexical", {}).get("terms") if isinstance(h.why.get("lexical"), dict) else None
             if terms:
                 why += " (" + " ".join(terms[:4]) + ")"
-            table.add_row(str(h.id), f"{h.score:.3f}", Text(why), t.time.strftime("%Y-%m-%d"), t.role, Text(one_line(t.text, 200)))
+            table.add_row(
+                str(h.id),
+                f"{h.score:.3f}",
+                Text(why),
+                t.time.strftime("%Y-%m-%d"),
+                t.role,
+                Text(one_line(t.text, 200)),
+            )
         out_console().print(table if hits else Text("no matches"))
 
 
@@ -141,7 +166,9 @@ def forget(obj: dict[str, Any], ids: tuple[int, ...], session, since, until, yes
 
 
 @memory.command("export")
-@click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path), help="File to write (default: stdout).")
+@click.option(
+    "--out", "-o", type=click.Path(dir_okay=False, path_type=Path), help="File to write (default: stdout)."
+)
 @click.pass_obj
 def export_(obj: dict[str, Any], out: Path | None) -> None:
     """Export every turn as JSON Lines (oldest first); `memory import` reads it back exactly."""
@@ -217,3 +244,62 @@ def never(obj: dict[str, Any], turn_id: int, undo: bool) -> None:
     with open_memory(obj) as mem:
         mem.set_never_use(turn_id, not undo)
     err_console().print(f"turn {turn_id} " + ("may be used again" if undo else "will never be used"))
+
+
+@memory.command()
+@click.option("--as-of", "as_of", help="The ledger as it stood at this date/time (default: now).")
+@click.option("--all", "show_all", is_flag=True, help="Include superseded, expired and ignored events.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def prefs(obj: dict[str, Any], as_of: str | None, show_all: bool, as_json: bool) -> None:
+    """The preference ledger: what ibachat believes you want, with evidence and status."""
+
+    when = _time(as_of) or datetime.now(UTC)
+    with open_memory(obj, readonly=True) as mem:
+        ledger = mem.ledger
+        active = {e.id for e in ledger.active(when)}
+        events = [e for e in ledger.all() if e.valid_from <= when] if show_all else ledger.active(when)
+
+        def status(e) -> str:
+            if e.id in active:
+                return "pinned" if e.pinned else "active"
+            if e.kind == "ignored":
+                return "ignored"
+            if ledger.is_superseded(e, when):
+                return "superseded"
+            if e.valid_until and when >= e.valid_until:
+                return "expired"
+            return "one-off" if e.scope == "one-off" else "inactive"
+
+        if as_json:
+            click.echo(
+                json.dumps(
+                    {
+                        "as_of": when.isoformat(),
+                        "events": [{**e.to_dict(), "status": status(e)} for e in events],
+                    },
+                    indent=2,
+                )
+            )
+            return
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table(title=f"preferences as of {when:%Y-%m-%d %H:%M %Z}", expand=True)
+        for col in ("dimension", "value", "kind", "status", "valid", "evidence", "said"):
+            table.add_column(col, overflow="fold")
+        for e in sorted(events, key=lambda e: (e.dimension, e.valid_from)):
+            sign = "+" if e.polarity > 0 else ("-" if e.polarity < 0 else "~")
+            valid = f"{e.valid_from:%Y-%m-%d}" + (f" → {e.valid_until:%Y-%m-%d}" if e.valid_until else "")
+            table.add_row(
+                Text(e.dimension),
+                Text(f"{sign}{e.value}"),
+                e.kind,
+                status(e),
+                valid,
+                ",".join(f"#{t}" for t in e.evidence[:4]),
+                Text(one_line(e.subject, 60)),
+            )
+        out_console().print(
+            table if events else Text("no preferences recorded" + (" as of then" if as_of else " yet"))
+        )
