@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from ibachat.errors import IbachatError
+from ibachat.errors import IbachatError, ModelOutputError
 from ibachat.llm.base import LLM, Chunk, Message, ToolSpec
 
 MODEL_NAME = "smollm2:135m"
@@ -52,6 +52,20 @@ def tool_call_schema(tools: list[dict[str, Any]]) -> dict[str, Any]:
     return options[0] if len(options) == 1 else {"anyOf": options}
 
 
+def _status(exc: IbachatError) -> int:
+    """400 for a request the model cannot serve (bad schema, too long), 500 otherwise."""
+    return 400 if isinstance(exc, ModelOutputError) else 500
+
+
+def tool_prompt(tools: list[dict[str, Any]]) -> str:
+    """The system text that tells the model which tools it has (as Ollama's templates do)."""
+    lines = ["You can call one of these tools; reply with the call as JSON."]
+    for tool in tools:
+        fn = tool.get("function", tool)
+        lines.append(f"- {fn['name']}: {fn.get('description', '')}")
+    return "\n".join(lines)
+
+
 class OllamaTestServer:
     """Start with ``start()`` or ``with``; ``url`` is the base URL for ``OLLAMA_HOST``."""
 
@@ -77,7 +91,10 @@ class OllamaTestServer:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
-            target=self._httpd.serve_forever, name="ollama-test-server", daemon=True
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="ollama-test-server",
+            daemon=True,
         )
         self._thread.start()
         return self
@@ -138,6 +155,12 @@ class OllamaTestServer:
 class _Handler(BaseHTTPRequestHandler):
     owner: OllamaTestServer
     protocol_version = "HTTP/1.1"
+
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except (ConnectionResetError, BrokenPipeError):
+            pass  # the client closed a kept-alive connection
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: tests read results, not access logs."""
@@ -221,6 +244,7 @@ class _Handler(BaseHTTPRequestHandler):
         tools_by_schema = bool(tools) and not owner.llm.supports_tools
         if tools_by_schema:
             kwargs["schema"] = tool_call_schema(tools)
+            messages.insert(0, Message("system", tool_prompt(tools)))
         elif tools:
             kwargs["tools"] = [
                 ToolSpec(
@@ -235,7 +259,7 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             first = next(stream, None)
         except IbachatError as exc:
-            self._json(500, {"error": str(exc)})
+            self._json(_status(exc), {"error": str(exc)})
             return
         try:
             self._reply(body, stream, first, started, num_predict, tools_by_schema)
@@ -282,7 +306,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._chunk({"error": str(exc)})
                 self.wfile.write(b"0\r\n\r\n")
             else:
-                self._json(500, {"error": str(exc)})
+                self._json(_status(exc), {"error": str(exc)})
             return
         content = "".join(text)
         if tools_by_schema:

@@ -94,7 +94,10 @@ def test_tools_are_refused(embedded_llm):
 
 def test_tool_results_become_user_turns():
     out = _openai_messages([Message("system", "s"), Message("tool", '{"ok": true}')])
-    assert out == [{"role": "system", "content": "s"}, {"role": "user", "content": '[tool result]\n{"ok": true}'}]
+    assert out == [
+        {"role": "system", "content": "s"},
+        {"role": "user", "content": '[tool result]\n{"ok": true}'},
+    ]
 
 
 def test_missing_default_model_says_how_to_install(monkeypatch):
