@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 
 import jsonschema
@@ -119,3 +120,27 @@ def test_broken_file_cannot_load(tmp_path):
     with pytest.raises(ModelUnavailable, match="cannot load the embedded model"):
         llm.complete([Message("user", "hi")])
     assert not llm.loaded
+
+
+def test_concurrent_chats_share_one_model(embedded_llm):
+    replies: dict[int, str] = {}
+
+    def ask(i: int) -> None:
+        replies[i] = embedded_llm.complete([Message("user", f"Name {i + 2} colours.")], max_tokens=8).text
+
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(replies) == [0, 1] and all(replies.values())
+
+
+def test_close_frees_and_the_next_chat_loads_again():
+    llm = EmbeddedLLM(n_ctx=512, n_threads=1)
+    assert llm.complete([Message("user", "Hi")], max_tokens=2).completion_tokens > 0
+    assert llm.loaded
+    llm.close()
+    assert not llm.loaded
+    assert llm.complete([Message("user", "Hi")], max_tokens=2).completion_tokens > 0
+    llm.close()
