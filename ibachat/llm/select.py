@@ -118,5 +118,11 @@ def resolve_model(
 def describe_model(
     spec: str | None, *, prefer: str | None = None, host: str | None = None, probe_timeout: float = 0.5
 ) -> dict[str, Any]:
-    """For ``doctor``: what ``spec`` would pick and why, as a dict (see ``Choice``)."""
-    return asdict(choose(spec, prefer=prefer, host=host, probe_timeout=probe_timeout))
+    """For ``doctor``: what ``spec`` would pick and why, as a dict (see ``Choice``).
+
+    Also ``available`` (same as ``ready``) and ``detail`` (the problem, else the reason).
+    """
+    info = asdict(choose(spec, prefer=prefer, host=host, probe_timeout=probe_timeout))
+    info["available"] = info["ready"]
+    info["detail"] = info["problem"] or info["reason"]
+    return info
