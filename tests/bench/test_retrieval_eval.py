@@ -169,3 +169,34 @@ def test_retrieval_eval_with_the_real_minilm():
     # a real sentence embedder finds "adopted a beagle puppy named Biscuit" for "the name of my dog"
     assert dense["hit@3"] == 1.0
     assert result["methods"]["deep"]["overall"]["hit@3"] >= 0.5
+
+
+def test_retrieval_command():
+    from click.testing import CliRunner
+
+    from bench.cli import bench
+
+    runner = CliRunner()
+    args = [
+        "retrieval",
+        "--data",
+        str(JSONL),
+        "--embedder",
+        "hash",
+        "--k",
+        "1",
+        "--k",
+        "3",
+        "--method",
+        "bm25",
+    ]
+    result = runner.invoke(bench, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["ks"] == [1, 3] and list(data["methods"]) == ["bm25"] and data["questions"] == 4
+    result = runner.invoke(bench, args)
+    assert result.exit_code == 0 and "recall@3" in result.stdout
+    result = runner.invoke(
+        bench, ["retrieval", "--data", str(LME), "--format", "jsonl", "--embedder", "hash"]
+    )
+    assert result.exit_code == 1 and "line 1" in result.output and "Traceback" not in result.output

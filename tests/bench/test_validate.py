@@ -138,3 +138,22 @@ def test_load_suite_filters_and_refuses_invalid_suites(tmp_path):
         load_suite(tmp_path / "missing.jsonl")
     with pytest.raises(BadInput, match="no tasks"):
         load_suite(write(tmp_path / "empty.jsonl", [""]))
+
+
+def test_validate_command(tmp_path):
+    from click.testing import CliRunner
+
+    from bench.cli import bench
+
+    runner = CliRunner()
+    result = runner.invoke(bench, ["validate", str(MINI)])
+    assert result.exit_code == 0, result.output
+    assert "4 tasks, valid" in result.output
+    broken = write(tmp_path / "broken.jsonl", [mini_tasks()[0], "{oops"])
+    result = runner.invoke(bench, ["validate", str(broken)])
+    assert result.exit_code == 1
+    assert "line 2: not JSON" in result.output and "Traceback" not in result.output
+    result = runner.invoke(bench, ["validate", "--json", str(broken)])
+    assert json.loads(result.stdout)["issues"][0]["line"] == 2
+    result = runner.invoke(bench, ["validate", str(tmp_path / "missing.jsonl")])
+    assert result.exit_code == 1 and "no such suite file" in result.output

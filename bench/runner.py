@@ -1,0 +1,568 @@
+"""Run an agent over IBA-Bench tasks: fresh memory per task, results appended one line per task.
+
+The results file (``<out>/<label>.jsonl``) starts with a ``meta`` line (agent, models, suite,
+config, git revision) and gets one ``task`` line per finished task, flushed and fsynced; it is
+never rewritten. ``resume`` skips the task ids already there (a torn last line from a kill is
+cut off, so that task runs again). A task that raises is recorded with score 0 and its error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bench.agents import AGENTS, Agent, AgentOutput, make_agent
+from bench.evaluate import evaluate_task, score_error
+from ibachat.llm.base import LLM, Chunk, Message, ToolSpec
+from memory.embedders.base import Embedder
+from memory.errors import BadInput
+from memory.types import parse_time
+
+MAX_TEXT_CHARS = 4000  # of the agent's text kept in the results
+
+
+@dataclass
+class RunConfig:
+    """Everything a worker process needs to rebuild the run (plain data, so it pickles)."""
+
+    agent: str = "iba"
+    ablate: str | None = None
+    model: str | None = None  # chat model spec; None runs the planner's floor with no model
+    embedder: str | None = None  # embedder spec; None is the offline default
+    judges: list[str] = field(default_factory=list)
+    cache_dir: str | None = None  # shared embedding cache; default <home>/bench/embed-cache
+    window_tokens: int | None = None
+
+    @property
+    def label(self) -> str:
+        return self.agent if not self.ablate else f"{self.agent}-no-{self.ablate}"
+
+
+@dataclass
+class RunSummary:
+    label: str
+    results: Path
+    tasks: int  # asked for
+    ran: int  # run now
+    skipped: int  # already in the results file (resume)
+    errors: int  # of those run now
+    soft: float | None  # mean over every task in the file (0-100)
+    strict: float | None  # share of tasks with all checks passed (0-100)
+    wall_s: float
+    timings_ms: dict[str, float] = field(default_factory=dict)  # totals of this run
+    model: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["results"] = str(self.results)
+        return out
+
+
+# ---------------------------------------------------------------- metering and caching
+
+
+class MeteredLLM(LLM):
+    """Wraps a chat model to count calls, tokens and the time spent in it."""
+
+    def __init__(self, inner: LLM) -> None:
+        self.inner = inner
+        self.name = getattr(inner, "name", "llm")
+        self.can_stream = inner.can_stream
+        self.supports_schema = inner.supports_schema
+        self.supports_tools = inner.supports_tools
+        if hasattr(inner, "n_ctx"):
+            self.n_ctx = inner.n_ctx
+        self.reset()
+
+    def reset(self) -> dict[str, float]:
+        old = dict(getattr(self, "usage", {}))
+        self.usage: dict[str, float] = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "ms": 0.0}
+        return old
+
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: dict[str, Any] | None = None,
+        tools: Sequence[ToolSpec] | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        timeout: float | None = None,
+    ) -> Iterator[Chunk]:
+        self.usage["calls"] += 1
+        start = time.perf_counter()
+        try:
+            stream = self.inner.chat(
+                messages,
+                schema=schema,
+                tools=tools,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                timeout=timeout,
+            )
+            for chunk in stream:
+                if chunk.done:
+                    self.usage["prompt_tokens"] += chunk.prompt_tokens
+                    self.usage["completion_tokens"] += chunk.completion_tokens
+                yield chunk
+        finally:
+            self.usage["ms"] += 1000 * (time.perf_counter() - start)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class SharedCacheEmbedder(Embedder):
+    """An embedder backed by one persistent embedding cache, read once per process.
+
+    Each task's fresh store keeps its own small cache; this one lets a history shared by many
+    tasks be embedded once for the whole suite, without every store re-reading the big file.
+    """
+
+    def __init__(self, inner: Embedder, folder: Path) -> None:
+        from memory.embedcache import EmbeddingCache
+
+        self.inner = inner
+        self.model_id, self.ndim = inner.model_id, inner.ndim
+        self.cache = EmbeddingCache(folder, inner.model_id, inner.ndim)
+
+    def load(self) -> None:
+        self.inner.load()
+
+    def embed_batch(self, texts: Sequence[str]) -> Any:
+        return self.cache.embed_with(self.inner, list(texts))
+
+
+# ---------------------------------------------------------------- one task
+
+
+def history_records(task: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The task's sessions as memory records, in time order; turn i of a session is at its time + i s."""
+    records = []
+    for session in sorted(task["history"], key=lambda s: parse_time(s["time"])):
+        start = parse_time(session["time"])
+        for index, turn in enumerate(session["turns"]):
+            record = {
+                "session_id": session["session_id"],
+                "role": turn["role"],
+                "text": turn["text"],
+                "time": start + timedelta(seconds=index),
+                "source": "bench",
+            }
+            if turn.get("tool_call"):
+                record["tool_call"] = turn["tool_call"]
+            records.append(record)
+    return records
+
+
+class Worker:
+    """Builds the agent, embedder and judges once, then runs tasks one by one."""
+
+    def __init__(
+        self,
+        config: RunConfig,
+        *,
+        agent: Agent | None = None,
+        llm: LLM | None = None,
+        judges: Sequence[LLM] | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
+        from memory.paths import home
+
+        self.config = config
+        cache = Path(config.cache_dir) if config.cache_dir else home() / "bench" / "embed-cache"
+        self._embedder_arg = embedder
+        self._cache_dir = cache
+        self._embedder: Embedder | None = None
+        if llm is None and config.model:
+            from ibachat.llm.select import resolve_model
+
+            llm = resolve_model(config.model)
+        self.llm = MeteredLLM(llm) if llm is not None else None
+        if judges is None and config.judges:
+            from ibachat.llm.select import resolve_model
+
+            judges = [resolve_model(spec) for spec in config.judges]
+        self.judges = [MeteredLLM(j) for j in judges or []]
+        self.agent = agent or make_agent(
+            config.agent, self.llm, ablate=config.ablate, window_tokens=config.window_tokens
+        )
+
+    @property
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            from memory.embedders.registry import load_embedder
+
+            inner = self._embedder_arg or load_embedder(self.config.embedder)
+            self._embedder = SharedCacheEmbedder(inner, self._cache_dir)
+        return self._embedder
+
+    def run(self, task: Mapping[str, Any]) -> dict[str, Any]:
+        """Run and score one task; never raises for a failing task."""
+        if self.llm:
+            self.llm.reset()
+        for judge in self.judges:
+            judge.reset()
+        timings = {"ingest": 0.0, "planning": 0.0, "model": 0.0, "judge": 0.0, "total": 0.0}
+        start = time.perf_counter()
+        output = AgentOutput()
+        memory = None
+        try:
+            with tempfile.TemporaryDirectory(prefix="ibachat-bench-") as tmp:
+                try:
+                    if self.agent.uses_memory:
+                        from ibachat.agent.ingest import ingest
+                        from memory.memory import Memory
+
+                        memory = Memory.open(Path(tmp) / "memory", embedder=self.embedder, fsync=False)
+                        ingest(memory, history_records(task))
+                    timings["ingest"] = _ms(start)
+                    acted = time.perf_counter()
+                    output = self.agent.act(task, memory, now=parse_time(task["now"]))
+                    timings["planning"] = _ms(acted)
+                finally:
+                    if memory is not None:
+                        memory.close()
+            judged = time.perf_counter()
+            score = evaluate_task(task, output, judges=self.judges)
+            timings["judge"] = _ms(judged)
+        except Exception as exc:  # noqa: BLE001 - a failing task is recorded with score 0 and its error
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            message = f"{type(exc).__name__}: {exc}".splitlines()[0][:500]
+            score = score_error(task, f"{message} ({Path(where.filename).name}:{where.lineno})")
+        timings["total"] = _ms(start)
+        usage = (
+            self.llm.usage
+            if self.llm
+            else {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "ms": 0.0}
+        )
+        timings["model"] = round(usage["ms"], 3)
+        timings["planning"] = round(max(0.0, timings["planning"] - usage["ms"]), 3)
+        record = {"type": "task", **score.to_dict()}
+        record["output"] = {
+            "text": (output.text or "")[:MAX_TEXT_CHARS] or None,
+            "tool_call": output.tool_call,
+        }
+        record["info"] = output.info
+        record["timings_ms"] = {k: round(v, 3) for k, v in timings.items()}
+        record["model"] = {k: int(usage[k]) for k in ("calls", "prompt_tokens", "completion_tokens")}
+        record["model"]["judge_calls"] = int(sum(j.usage["calls"] for j in self.judges))
+        return record
+
+
+def _ms(start: float) -> float:
+    return 1000 * (time.perf_counter() - start)
+
+
+_WORKER: Worker | None = None
+
+
+def _init_worker(config: RunConfig) -> None:
+    global _WORKER
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    _WORKER = Worker(config)
+
+
+def _run_in_worker(task: dict[str, Any]) -> dict[str, Any]:
+    assert _WORKER is not None, "worker not initialised"
+    return _WORKER.run(task)
+
+
+# ---------------------------------------------------------------- the results file
+
+
+def read_results(path: Path, *, repair: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(meta lines, task lines) of a results file. A torn last line is ignored, or cut off with ``repair``.
+
+    A bad line in the middle of the file is an error: that file was not written by this runner.
+    """
+    metas: list[dict[str, Any]] = []
+    tasks: list[dict[str, Any]] = []
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return metas, tasks
+    good = data.rfind(b"\n") + 1  # bytes after the last newline are a torn write
+    for number, line in enumerate(data[:good].splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise BadInput(f"{path} line {number} is not a results record ({exc})") from exc
+        (metas if row.get("type") == "meta" else tasks).append(row)
+    if repair and good < len(data):
+        os.truncate(path, good)
+    return metas, tasks
+
+
+def _git_revision() -> str:
+    from bench.report import git_revision
+
+    return git_revision()
+
+
+def _suite_info(tasks: Sequence[Mapping[str, Any]], suite: Mapping[str, Any] | None) -> dict[str, Any]:
+    names = sorted({str(t["suite"]) for t in tasks if t.get("suite")})
+    seeds = sorted(
+        {t["meta"]["seed"] for t in tasks if isinstance(t.get("meta"), dict) and "seed" in t["meta"]}
+    )
+    info: dict[str, Any] = {"names": names, "seeds": seeds, "tasks": len(tasks)}
+    info.update(suite or {})
+    return info
+
+
+def _meta(
+    config: RunConfig,
+    tasks: Sequence[Mapping[str, Any]],
+    suite: Mapping[str, Any] | None,
+    jobs: int,
+    embedder_id: str | None,
+) -> dict[str, Any]:
+    return {
+        "type": "meta",
+        "label": config.label,
+        "agent": config.agent,
+        "ablate": config.ablate,
+        "model": config.model,
+        "embedder": config.embedder,
+        "embedder_id": embedder_id,
+        "judges": list(config.judges),
+        "suite": _suite_info(tasks, suite),
+        "config": {"jobs": jobs, "window_tokens": config.window_tokens},
+        "git_revision": _git_revision(),
+        "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+    }
+
+
+_SAME_RUN = ("agent", "ablate", "model", "embedder", "judges")
+
+
+class _Appender:
+    """Append-only JSONL writer: each line is written whole, flushed and fsynced."""
+
+    def __init__(self, path: Path) -> None:
+        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+
+    def write(self, row: Mapping[str, Any]) -> None:
+        view = memoryview((json.dumps(row, ensure_ascii=False, default=str) + "\n").encode("utf-8"))
+        while view:
+            view = view[os.write(self.fd, view) :]
+        os.fsync(self.fd)
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+# ---------------------------------------------------------------- the run
+
+
+def run_bench(
+    tasks: Sequence[Mapping[str, Any]],
+    *,
+    agent: str = "iba",
+    ablate: str | None = None,
+    model: str | LLM | None = None,
+    embedder: str | Embedder | None = None,
+    judges: Sequence[str | LLM] = (),
+    jobs: int = 1,
+    out_dir: Path | str,
+    resume: bool = False,
+    progress: bool = True,
+    suite: Mapping[str, Any] | None = None,
+    cache_dir: Path | str | None = None,
+    window_tokens: int | None = None,
+    agent_impl: Agent | None = None,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
+) -> RunSummary:
+    """Run ``agent`` over ``tasks``; see the module docstring. Objects (an LLM, an Embedder,
+    ``agent_impl``) are for in-process runs; with ``jobs > 1`` pass specs, each worker loads its own."""
+    if agent not in AGENTS:
+        raise BadInput(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
+    if jobs < 1:
+        raise BadInput(f"jobs must be at least 1, got {jobs}")
+    objects = [x for x in (model, embedder, agent_impl, *judges) if x is not None and not isinstance(x, str)]
+    if jobs > 1 and objects:
+        raise BadInput("with jobs > 1 pass model, embedder and judges as specs: each worker loads its own")
+    config = RunConfig(
+        agent=agent,
+        ablate=ablate,
+        model=model if isinstance(model, str) else getattr(model, "name", None),
+        embedder=embedder if isinstance(embedder, str) else getattr(embedder, "model_id", None),
+        judges=[j if isinstance(j, str) else getattr(j, "name", "judge") for j in judges],
+        cache_dir=str(cache_dir) if cache_dir else None,
+        window_tokens=window_tokens,
+    )
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{config.label}.jsonl"
+    metas, done_rows = read_results(path, repair=resume)
+    if (metas or done_rows) and not resume:
+        raise BadInput(f"{path} already holds results: pass --resume to continue it, or choose another --out")
+    if resume and metas:
+        last = metas[-1]
+        changed = [k for k in _SAME_RUN if last.get(k) != asdict(config).get(k)]
+        if changed:
+            raise BadInput(
+                f"cannot resume {path}: it was run with other {', '.join(changed)}; choose another --out"
+            )
+    done_ids = {row["task_id"] for row in done_rows}
+    todo = [t for t in tasks if t["id"] not in done_ids]
+    start = time.perf_counter()
+    worker = None
+    if jobs == 1:
+        worker = Worker(
+            config,
+            agent=agent_impl,
+            llm=model if isinstance(model, LLM) else None,
+            judges=[j for j in judges if isinstance(j, LLM)] or None,
+            embedder=embedder if isinstance(embedder, Embedder) else None,
+        )
+    embedder_id = worker.embedder.model_id if worker and worker.agent.uses_memory else config.embedder
+    writer = _Appender(path)
+    new_rows: list[dict[str, Any]] = []
+    try:
+        writer.write(_meta(config, tasks, suite, jobs, embedder_id))
+        with _progress_bar(progress, len(tasks), len(tasks) - len(todo), config.label) as advance:
+
+            def record(row: dict[str, Any]) -> None:
+                row["label"] = config.label
+                writer.write(row)
+                new_rows.append(row)
+                advance(row)
+                if on_result:
+                    on_result(row)
+
+            if worker is not None:
+                for task in todo:
+                    record(worker.run(task))
+            else:
+                _run_pool(config, todo, jobs, record)
+    finally:
+        writer.close()
+    _, all_rows = read_results(path)
+    return _summary(config.label, path, tasks, todo, new_rows, all_rows, time.perf_counter() - start)
+
+
+def _run_pool(
+    config: RunConfig, todo: Sequence[Mapping[str, Any]], jobs: int, record: Callable[[dict[str, Any]], None]
+) -> None:
+    """Run tasks in ``jobs`` spawned processes, at most 2 * jobs in flight; a dead worker's tasks are
+    recorded as failed and the pool is restarted."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    queue = list(todo)[::-1]
+    while queue:
+        pool = ProcessPoolExecutor(
+            max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(config,)
+        )
+        flying: dict[Future[dict[str, Any]], Mapping[str, Any]] = {}
+        broken = False
+        try:
+            while queue or flying:
+                while queue and len(flying) < 2 * jobs and not broken:
+                    task = queue.pop()
+                    flying[pool.submit(_run_in_worker, dict(task))] = task
+                finished, _ = wait(flying, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    task = flying.pop(future)
+                    try:
+                        record(future.result())
+                    except BrokenProcessPool:
+                        broken = True
+                        error = f"a worker process died while this task ran with {len(flying) + 1} others in flight"
+                        record({"type": "task", **score_error(task, error).to_dict()})
+                if broken and not flying:
+                    break
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _progress_bar(
+    enabled: bool, total: int, done: int, label: str
+) -> Iterator[Callable[[dict[str, Any]], None]]:
+    """A rich progress bar on stderr with ETA and the running mean soft score; yields ``advance(row)``."""
+    if not enabled:
+        yield lambda row: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    scores: list[float] = []
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("soft {task.fields[soft]}"),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+    )
+    ident = bar.add_task(label, total=total, completed=done, soft="-")
+
+    def advance(row: dict[str, Any]) -> None:
+        if row.get("soft") is not None:
+            scores.append(row["soft"])
+        bar.update(ident, advance=1, soft=f"{sum(scores) / len(scores):.1f}" if scores else "-")
+
+    with bar:
+        yield advance
+
+
+def _summary(
+    label: str,
+    path: Path,
+    tasks: Sequence[Mapping[str, Any]],
+    todo: Sequence[Mapping[str, Any]],
+    new_rows: Iterable[dict[str, Any]],
+    all_rows: Sequence[dict[str, Any]],
+    wall_s: float,
+) -> RunSummary:
+    new_rows = list(new_rows)
+    wanted = {t["id"] for t in tasks}
+    rows = [r for r in all_rows if r["task_id"] in wanted]
+    softs = [r["soft"] for r in rows if r.get("soft") is not None]
+    stricts = [r["strict"] for r in rows if r.get("strict") is not None]
+    timings: dict[str, float] = {}
+    model: dict[str, int] = {}
+    for row in new_rows:
+        for key, value in (row.get("timings_ms") or {}).items():
+            timings[key] = round(timings.get(key, 0.0) + value, 3)
+        for key, value in (row.get("model") or {}).items():
+            model[key] = model.get(key, 0) + int(value)
+    return RunSummary(
+        label=label,
+        results=path,
+        tasks=len(tasks),
+        ran=len(new_rows),
+        skipped=len(tasks) - len(todo),
+        errors=sum(1 for r in new_rows if r.get("error")),
+        soft=round(sum(softs) / len(softs), 2) if softs else None,
+        strict=round(100 * sum(stricts) / len(stricts), 2) if stricts else None,
+        wall_s=round(wall_s, 2),
+        timings_ms=timings,
+        model=model,
+    )
