@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memory.atomic import atomic_write_text
+from memory.atomic import atomic_write_text, clean_temporaries
 from memory.lock import WriterLock
 from memory.paths import ensure_private_dir
 from memory.paths import home as default_home
@@ -66,6 +66,7 @@ class Memory:
         if not readonly:
             ensure_private_dir(self.home)
             self._lock.acquire()
+            clean_temporaries(self.home)  # a killed writer's half-written files
         self.store = TurnStore(self.home / "turns", readonly=readonly, fsync=fsync)
         self._embedder_spec = embedder
         self._embedder: Embedder | None = embedder if not isinstance(embedder, (str, type(None))) else None
@@ -76,6 +77,7 @@ class Memory:
         self._ledger: PreferenceLedger | None = None
         self._unsaved = 0
         self.fsync = fsync
+        self.last_reconcile: dict[str, int] = {}
 
     @classmethod
     def open(
@@ -170,11 +172,16 @@ class Memory:
         current = (
             state.get("token") == self.store.state_token() and state.get("model") == self.embedder.model_id
         )
-        if not current or rebuild:
-            self.reconcile(progress)
+        self.last_reconcile = self._reconcile_loaded(progress) if (not current or rebuild) else {}
 
     def reconcile(self, progress: Progress | None = None) -> dict[str, int]:
-        """Make both indexes hold exactly the usable turns of the store."""
+        """Make both indexes hold exactly the usable turns of the store; returns what changed."""
+        if self._vectors is None or self._lexical is None:
+            self._load_indexes(progress, rebuild=False)
+            return self.last_reconcile
+        return self._reconcile_loaded(progress)
+
+    def _reconcile_loaded(self, progress: Progress | None = None) -> dict[str, int]:
         vectors, lexical = self._vectors, self._lexical
         assert vectors is not None and lexical is not None
         usable: dict[int, str] = {}
