@@ -68,6 +68,7 @@ class LLM(ABC):
     can_stream: bool = True
     supports_schema: bool = True
     supports_tools: bool = False
+    capable: bool = False  # good enough for planner sub-steps (query expansion); not tiny embedded models
 
     @abstractmethod
     def chat(

@@ -1,0 +1,269 @@
+"""Salience: which remembered turns carry a strong preference signal, and why.
+
+A deterministic floor for the paper's salience re-ranking. ``detect_cues`` finds
+corrections, rejections, updates, preference statements, habits and temporary states
+with negation-aware regexes; ``score_turn`` combines them with the retrieval relevance,
+the speaker and recency. Weights are chosen so that recency alone never lifts a turn
+above an explicit correction or rejection, and an assistant's words never count as the
+user's preference.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from memory.types import Turn
+
+HALF_LIFE_DAYS = 60.0
+STATE_HALF_LIFE_DAYS = 14.0  # a short-term state fades fast: it matters while it lasts
+
+# The salience score (see ``score_turn``):
+#   RELEVANCE_WEIGHT * relevance + gate(relevance) * sum(cue weight * age factor)
+#   + FIRST_PERSON_WEIGHT + SAME_TOOL_WEIGHT + repeats + RECENCY_WEIGHT * recency
+RELEVANCE_WEIGHT = 0.8
+RECENCY_WEIGHT = 0.3
+GATE_FLOOR = 0.4  # a cue counts GATE_FLOOR..1 times its weight as relevance goes 0..1
+CUE_WEIGHTS: dict[str, float] = {
+    "correction": 1.0,
+    "rejection": 0.85,
+    "temporary state": 0.8,
+    "update": 0.6,
+    "state ended": 0.5,
+    "preference": 0.35,
+    "habit": 0.15,
+    "time-bound": 0.1,
+}
+FIRST_PERSON_WEIGHT = 0.15
+SAME_TOOL_WEIGHT = 0.6
+REPEAT_WEIGHT = 0.05  # per extra near-duplicate, capped at MAX_REPEAT_BONUS
+MAX_REPEAT_BONUS = 0.2
+SPEAKER_CUE_FACTOR = {"user": 1.0, "tool": 0.5, "assistant": 0.25}
+SPEAKER_RELEVANCE_FACTOR = {"user": 1.0, "tool": 0.9, "assistant": 0.6}
+QUESTION_FACTOR = 0.5  # a user's question without any strong cue states no preference
+
+_NEGATORS = (
+    r"(?:not|never|no|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|wasn'?t|won'?t|can'?t|cannot|hardly|no longer)"
+)
+_I = r"(?:i|i'm|im|i've|i'd|i'll|we|we're|we've|we'd)"
+
+_CUE_PATTERNS: dict[str, list[str]] = {
+    "correction": [
+        r"(?:^|[.!?,;:]\s*)actually\b",
+        r"\bactually,? (?:no|nope|i|i'?d|i'?m|it'?s|make|can|could|let'?s|change|please|we|that'?s|not)\b",
+        r"\bi (?:told|said to|asked) you\b",
+        r"\b(?:like|as) i (?:said|told you|mentioned)\b",
+        r"\bi (?:said|meant|asked for|wanted)\b.{0,40}\b(?:not|instead|rather)\b",
+        r"\bwhat i (?:meant|said|asked for)\b",
+        r"\bthat'?s (?:not (?:what|right|correct)|wrong|incorrect)\b",
+        r"\b(?:you|u) (?:got it wrong|misunderstood|mixed (?:it|that) up)\b",
+        r"\bmake (?:it|that|mine) (?:a |an |the )?\w+",
+        r"\bchange (?:it|that|this|mine) to\b",
+        r"\bshould (?:have been|be) (?:a |an |the )?\w+ (?:not|instead)\b",
+        r"\b(?:correction|to clarify|let me correct|i stand corrected|scratch that)\b",
+        r"\bnot (?:\w+ ){0,3}\w+,? but\b",
+        r"\bwrong (?:one|seat|size|order|item|date|time|day|place|address)\b",
+        r"\bi never (?:said|asked|wanted)\b",
+    ],
+    "rejection": [
+        r"^\s*(?:no|nope|nah|no way)\b(?!\s+(?:problem|worries|rush|idea|doubt|clue|big deal|matter|need))",
+        r"\bnot (?:that|this|those|these) (?:one|ones|kind|type|option)\b",
+        r"\b(?:the )?other one\b",
+        r"\b" + _I + r" (?:do not|don'?t|didn'?t|won'?t|wouldn'?t) (?:want|need|like|fancy|care for)\b",
+        r"\b" + _I + r"(?:'d| would) rather not\b",
+        r"\b(?:please )?(?:don'?t|do not|stop|quit) (?:book|order|send|suggest|recommend|give|put|use|add|pick|choose|schedule|make)\w*\b",
+        r"\bnot interested\b",
+        r"\bnever again\b",
+        r"\b(?:that|this|it) (?:doesn'?t|does not|won'?t|will not) work for me\b",
+        r"\bno thanks?\b|\bno,? thank you\b",
+        r"\b(?:skip|drop|cancel|remove) (?:it|that|this|those)\b",
+        r"\bnot for me\b",
+    ],
+    "update": [
+        r"\banymore\b|\bany more\b",
+        r"\bno longer\b",
+        r"\bfrom now on\b|\bgoing forward\b|\bfrom here on\b|\bstarting (?:today|now|next)\b",
+        r"\b(?:switched|switching|moved|moving|changed|changing|converted|went over) (?:over )?(?:to|from)\b",
+        r"\binstead\b",
+        r"\bthese days\b|\blately\b|\bnowadays\b",
+        r"\b"
+        + _I
+        + r" (?:now|currently) (?:\w+ ){0,2}(?:prefer|like|love|use|eat|drink|take|want|go|have|do|only|mostly)\b",
+        r"\b(?:now|currently|but now) "
+        + _I
+        + r"(?:'m| am)? (?:\w+ ){0,2}(?:prefer|like|love|use|eat|drink|take|want|go|only|always|mostly|usually)\b",
+        r"\bchanged my mind\b|\bon second thought\b|\bthought about it more\b",
+        r"\b" + _I + r" (?:used to|stopped|quit|gave up|started|began)\b",
+        r"\bnot any ?more\b",
+    ],
+    "temporary state": [
+        r"\b(?:injur\w*|sprain\w*|broke my|broken (?:arm|leg|wrist|ankle|foot|hand|toe|finger)|fracture\w*|cast on|crutches|sling)\b",
+        r"\b(?:surgery|operation|extraction|extracted|pulled (?:out|tooth)|tooth (?:pulled|out|removed)|wisdom tooth|stitches|root canal|braces)\b",
+        r"\b(?:pregnan\w*|expecting a baby|trimester|breastfeeding|postpartum)\b",
+        r"\b(?:on a diet|dieting|cutting (?:out|back on|down on)|fasting|detox|low[- ]carb|keto|giving up \w+ for)\b",
+        r"\b(?:sick|feeling ill|fell ill|been ill|flu|a cold|head cold|fever|covid|migraine|nause\w*|sore throat|stomach bug|food poisoning|allerg\w* (?:flare|season)|infection|antibiotics|medication)\b",
+        r"\b(?:recover\w*|healing|on the mend|doctor (?:said|told|says|wants)|physio\w*|rehab\w*|bed rest)\b",
+        r"\b(?:travelling|traveling|on a trip|abroad|away (?:for|until|till)|jet ?lag\w*|out of town|on the road|on vacation|on holiday)\b",
+        r"\b(?:exam|exams|finals|midterms|deadline|crunch|busy (?:week|month|period)|night shifts?|on call)\b",
+    ],
+    "time-bound": [
+        r"\b(?:for now|for the time being|temporarily|at the moment|right now|this (?:week|month|weekend)|for (?:a|the next|another) (?:few |couple of |\w+ )?(?:days|weeks|months|while))\b",
+        r"\b(?:until|till|through) (?:next|the end of|my|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+    ],
+    "preference": [
+        r"\b"
+        + _I
+        + r" (?:really |just |also |do |still |definitely |much |kind of |kinda |absolutely |totally )?(?:like|love|prefer|enjoy|adore|want|favou?r|appreciate|dislike|hate|detest|loathe|despise)\b",
+        r"\b"
+        + _I
+        + r" (?:really |just |also |still )?(?:do not|don'?t|can'?t|cannot|won'?t|never) (?:really |much )?(?:like|love|enjoy|want|eat|drink|do|handle|tolerate|stand)\b",
+        r"\b" + _I + r"(?:'d| would) (?:rather|prefer|like|love)\b",
+        r"\bmy (?:favou?rite|go-to|preference|preferred|usual|pick)\b",
+        r"\b(?:favou?rite|preferred)\b",
+        r"\b"
+        + _I
+        + r"(?:'m| am| are) (?:a (?:big |huge )?fan of|into|allergic to|intolerant|vegetarian|vegan|sensitive to|not a fan of)\b",
+        r"\b(?:works best for me|suits me|better for me|is a must|deal ?breaker|non-negotiable)\b",
+        r"\b(?:can'?t|cannot|could not|couldn'?t) (?:stand|bear|handle|tolerate)\b",
+        r"\b(?:hate|hated|detest|loathe|despise|dislike)\b",
+        r"\b(?:avoid|keep away from|steer clear of)\b",
+        r"\b(?:please )?(?:always|never) (?:book|order|give|use|send|put|pick|choose|make|get|add)\b",
+        r"\b(?:keep|make) (?:it|them|things|(?:\w+ ){1,4})(?:short|brief|concise|formal|casual|simple|friendly|polite|professional|detailed|light|plain)\b",
+        r"\b(?:no|without|skip the|less|fewer) (?:more )?(?:emojis?|exclamation marks?|jargon|small talk|bullet points|fluff|filler)\b",
+    ],
+    "habit": [
+        r"\b(?:always|usually|normally|typically|generally|often|every (?:time|day|week|morning|evening|night|month)|each (?:time|day|week|morning))\b",
+        r"\b(?:routine|habit|tradition|as usual|the usual|same as (?:always|usual|last time)|my regular)\b",
+        r"\b" + _I + r" tend to\b",
+    ],
+}
+
+_COMPILED = {
+    label: re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+    for label, patterns in _CUE_PATTERNS.items()
+}
+_NEGATED_BEFORE = re.compile(r"\b" + _NEGATORS + r"\b(?:\W+\w+){0,2}\W*$", re.IGNORECASE)
+_FIRST_PERSON = re.compile(
+    r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|us|our|ours)\b", re.IGNORECASE
+)
+# Cues whose meaning flips when negated ("I'm not sick" is no current state).
+_NEGATABLE = {"temporary state", "habit"}
+STRONG_CUES = {"correction", "rejection", "update", "temporary state", "state ended"}
+_STEADY = {"correction", "rejection"}  # an explicit correction does not fade with age
+_FADING_STATE = {"temporary state", "state ended", "time-bound"}
+
+
+@dataclass(frozen=True)
+class Cues:
+    """What a turn's text signals."""
+
+    labels: tuple[str, ...]  # subset of CUE_WEIGHTS keys, in CUE_WEIGHTS order
+    first_person: bool
+    question: bool
+
+
+def _negated(text: str, start: int) -> bool:
+    return bool(_NEGATED_BEFORE.search(text[max(0, start - 30) : start]))
+
+
+@lru_cache(maxsize=65536)
+def detect_cues(text: str) -> Cues:
+    """Find preference cues in ``text`` (cached: turns are immutable)."""
+    found: set[str] = set()
+    for label, pattern in _COMPILED.items():
+        if label not in _NEGATABLE:
+            if pattern.search(text):
+                found.add(label)
+            continue
+        for match in pattern.finditer(text):
+            if not _negated(text, match.start()):
+                found.add(label)
+                break
+            if label == "temporary state":
+                found.add("state ended")
+    if "temporary state" in found:
+        found.discard("state ended")
+    labels = tuple(label for label in CUE_WEIGHTS if label in found)
+    question = text.rstrip().endswith("?")
+    return Cues(labels, bool(_FIRST_PERSON.search(text)), question)
+
+
+def recency(time: datetime, now: datetime, half_life_days: float = HALF_LIFE_DAYS) -> float:
+    """Exponential decay in [0, 1]: 1 now, 0.5 after ``half_life_days``; future times count as now."""
+    days = max(0.0, (now - time).total_seconds() / 86400.0)
+    return 0.5 ** (days / half_life_days)
+
+
+def age_label(time: datetime, now: datetime) -> str:
+    """A short human age: "today", "yesterday", "12 days ago", "3 months ago", "2 years ago"."""
+    days = int(max(0.0, (now - time).total_seconds()) // 86400)
+    if days == 0:
+        return "today"
+    if days == 1:
+        return "yesterday"
+    if days < 60:
+        return f"{days} days ago"
+    if days < 730:
+        return f"{days // 30} months ago"
+    return f"{days // 365} years ago"
+
+
+def _args_label(arguments: Any, limit: int = 4) -> str:
+    if not isinstance(arguments, dict):
+        return ""
+    parts = [f"{k}={v}" for k, v in list(arguments.items())[:limit] if isinstance(v, (str, int, float, bool))]
+    return ", ".join(parts)
+
+
+def cue_age_factor(label: str, rec: float, state_rec: float) -> float:
+    """How much of a cue's weight is left at this age (``rec``, ``state_rec``: recency values)."""
+    if label in _STEADY:
+        return 1.0
+    if label in _FADING_STATE:
+        return 0.25 + 0.75 * state_rec
+    if label == "update":
+        return 0.6 + 0.4 * rec
+    return 0.3 + 0.7 * rec  # preference, habit: a stale taste weighs less than a fresh one
+
+
+def score_turn(
+    turn: Turn,
+    relevance: float,
+    now: datetime,
+    *,
+    tool_name: str | None = None,
+    repeats: int = 0,
+) -> tuple[float, list[str]]:
+    """Salience of ``turn`` given its retrieval ``relevance`` in [0, 1]; returns (score, why labels)."""
+    cues = detect_cues(turn.text)
+    role = turn.role if turn.role in SPEAKER_CUE_FACTOR else "assistant"
+    relevance = max(0.0, min(1.0, relevance))
+    labels = list(cues.labels)
+    strong = any(label in STRONG_CUES for label in labels)
+    rec = recency(turn.time, now)
+    state_rec = recency(turn.time, now, STATE_HALF_LIFE_DAYS)
+    cue_factor = SPEAKER_CUE_FACTOR[role] * (GATE_FLOOR + (1 - GATE_FLOOR) * relevance)
+    if role == "user" and cues.question and not strong:
+        cue_factor *= QUESTION_FACTOR
+    score = RELEVANCE_WEIGHT * SPEAKER_RELEVANCE_FACTOR[role] * relevance
+    score += cue_factor * sum(CUE_WEIGHTS[label] * cue_age_factor(label, rec, state_rec) for label in labels)
+    why = list(labels)
+    if role == "user" and (cues.first_person or strong):
+        score += FIRST_PERSON_WEIGHT
+        why.append("user's own words")
+    elif role == "assistant":
+        why.append("assistant's words (discounted)")
+    call = turn.tool_call if isinstance(turn.tool_call, dict) else None
+    if call is not None and tool_name and call.get("name") == tool_name:
+        score += SAME_TOOL_WEIGHT
+        args = _args_label(call.get("arguments"))
+        why.append(f"past call of {tool_name}" + (f": {args}" if args else ""))
+    if repeats > 0:
+        score += min(MAX_REPEAT_BONUS, REPEAT_WEIGHT * repeats)
+        why.append(f"said {repeats + 1} times")
+    score += RECENCY_WEIGHT * rec
+    why.append(age_label(turn.time, now))
+    return score, why
