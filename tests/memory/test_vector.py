@@ -1,0 +1,247 @@
+"""VectorIndex: exact and HNSW search, filters, files, and saving under SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memory.atomic import TMP_MARK
+from memory.errors import BadInput, CorruptFile, NotFound
+from memory.vector import VectorIndex
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def unit(n: int, d: int, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, d)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def clustered(n: int, d: int, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    centers = rng.standard_normal((20, d)).astype(np.float32)
+    x = centers[rng.integers(0, 20, n)] + 0.5 * rng.standard_normal((n, d)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def brute(x: np.ndarray, ids: np.ndarray, q: np.ndarray, k: int) -> list[int]:
+    sims = (x @ q) / (np.linalg.norm(x, axis=1) * np.linalg.norm(q))
+    return [int(ids[i]) for i in np.argsort(-sims, kind="stable")[:k]]
+
+
+def test_add_search_remove_exact():
+    x = unit(300, 16)
+    ids = np.arange(1000, 1300)
+    index = VectorIndex(16)
+    assert not index.dirty and len(index) == 0
+    index.add(ids, x)
+    assert index.dirty and len(index) == 300 and 1005 in index and 5 not in index
+    hits = index.search(x[7], 5)
+    assert hits[0].id == 1007 and hits[0].score == pytest.approx(1.0, abs=1e-5)
+    assert [h.id for h in hits] == brute(x, ids, x[7], 5)
+    assert all(a.score >= b.score for a, b in zip(hits, hits[1:]))
+    assert index.remove([1007, 1007, 42]) == 1
+    assert 1007 not in index and len(index) == 299
+    assert all(h.id != 1007 for h in index.search(x[7], 299))
+    assert sorted(index.ids().tolist()) == sorted(set(ids.tolist()) - {1007})
+
+
+def test_readd_replaces_and_last_wins_within_a_call():
+    x = unit(10, 8)
+    index = VectorIndex(8)
+    index.add(range(10), x)
+    index.add([3], x[9:10] * 2.0)
+    assert len(index) == 10
+    np.testing.assert_array_equal(index.get_vectors([3]), x[9:10] * 2.0)
+    index.add([4, 4], np.stack([x[0], x[1]]))
+    np.testing.assert_array_equal(index.get_vectors([4])[0], x[1])
+    assert len(index) == 10
+
+
+def test_k_larger_than_len_empty_and_bad_input():
+    index = VectorIndex(4)
+    assert index.search(np.ones(4), 5) == []
+    index.add([1, 2], np.eye(4, dtype=np.float32)[:2])
+    assert [h.id for h in index.search(np.array([1, 0, 0, 0]), 50)] == [1, 2]
+    assert index.search(np.ones(4), 0) == []
+    with pytest.raises(BadInput):
+        index.add([1], np.ones((1, 5)))
+    with pytest.raises(BadInput):
+        index.add([1, 2], np.ones((1, 4)))
+    with pytest.raises(BadInput):
+        index.add([-1], np.ones((1, 4)))
+    with pytest.raises(BadInput):
+        index.search(np.ones(3))
+    with pytest.raises(NotFound):
+        index.get_vectors([99])
+    with pytest.raises(BadInput):
+        VectorIndex(4, metric="l2")
+
+
+def test_exact_and_hnsw_agree_on_small_data():
+    x = clustered(2000, 32)
+    ids = np.arange(2000) * 3
+    index = VectorIndex(32, hnsw_threshold=500)
+    index.add(ids, x)
+    queries = clustered(20, 32, seed=1)
+    index.search(queries[0], 10, exact=True)
+    assert not index.has_graph  # exact search never builds the graph
+    overlap = []
+    for q in queries:
+        exact = index.search(q, 10, exact=True)
+        approx = index.search(q, 10)  # over the threshold: HNSW
+        assert [h.id for h in exact] == brute(x, ids, q, 10)
+        overlap.append(len({h.id for h in exact} & {h.id for h in approx}) / 10)
+        for h in approx:  # HNSW hits are re-scored exactly
+            assert h.score == pytest.approx(float(x[h.id // 3] @ q / np.linalg.norm(q)), abs=1e-5)
+    assert index.has_graph
+    assert np.mean(overlap) >= 0.9
+    # adds and removes reach the graph too
+    index.remove([0])
+    index.add([999_999], x[:1])
+    assert index.search(x[0], 1)[0].id == 999_999
+    index.add([3], x[50:51])  # replacing a vector replaces it in the graph
+    assert {h.id for h in index.search(x[50], 2)} == {3, 150}
+    assert len(index) == 2000
+
+
+def test_allowed_filter_exact_and_hnsw():
+    x = clustered(1500, 16)
+    ids = np.arange(1500)
+    for threshold in (10**9, 100):  # exact, then HNSW
+        index = VectorIndex(16, hnsw_threshold=threshold)
+        index.add(ids, x)
+        q = x[10]
+        most = set(range(1500)) - {10, 11, 12}
+        hits = index.search(q, 10, allowed=most)
+        assert len(hits) == 10 and not {10, 11, 12} & {h.id for h in hits}
+        want = [i for i in brute(x, ids, q, 20) if i in most][:10]
+        assert len({h.id for h in hits} & set(want)) >= 9
+        few = {3, 700, 1400, 123456}  # one id unknown
+        hits = index.search(q, 10, allowed=few)
+        assert sorted(h.id for h in hits) == [3, 700, 1400]
+        assert [h.id for h in hits] == [i for i in brute(x, ids, q, 1500) if i in few]
+        assert index.search(q, 10, allowed=set()) == []
+
+
+def test_save_load_round_trip_keeps_float32(tmp_path):
+    rng = np.random.default_rng(3)
+    x = unit(200, 24, seed=3)  # full float32 mantissas: bf16 storage would not give them back
+    ids = rng.choice(10**9, size=200, replace=False)
+    for threshold in (10**9, 50):  # flat file, then a usearch file with a graph
+        index = VectorIndex(24, hnsw_threshold=threshold)
+        index.add(ids, x)
+        index.search(x[0], 3)
+        path = tmp_path / f"v{threshold}.usearch"
+        index.save(path)
+        assert not index.dirty and oct(path.stat().st_mode & 0o777) == "0o600"
+        back = VectorIndex.load(path, 24, hnsw_threshold=threshold)
+        assert back.has_graph == (threshold == 50) and not back.dirty
+        assert sorted(back.ids().tolist()) == sorted(ids.tolist())
+        np.testing.assert_array_equal(back.get_vectors(ids[:50].tolist()), x[:50])
+        assert [h.id for h in back.search(x[5], 5, exact=True)] == [
+            h.id for h in index.search(x[5], 5, exact=True)
+        ]
+        assert not list(tmp_path.glob(f"*{TMP_MARK}*"))
+
+
+def test_load_missing_corrupt_and_wrong_dim(tmp_path):
+    assert len(VectorIndex.load(tmp_path / "none.usearch", 8)) == 0
+    garbage = tmp_path / "garbage.usearch"
+    garbage.write_bytes(os.urandom(5000))
+    with pytest.raises(CorruptFile):
+        VectorIndex.load(garbage, 8)
+    good = tmp_path / "good.usearch"
+    index = VectorIndex(8)
+    index.add(range(5), unit(5, 8))
+    index.save(good)
+    with pytest.raises(CorruptFile, match="8-d"):
+        VectorIndex.load(good, 16)
+    data = bytearray(good.read_bytes())
+    data[40] ^= 0xFF
+    flipped = tmp_path / "flipped.usearch"
+    flipped.write_bytes(bytes(data))
+    with pytest.raises(CorruptFile, match="checksum"):
+        VectorIndex.load(flipped, 8)
+    (tmp_path / "short.usearch").write_bytes(good.read_bytes()[:-7])
+    with pytest.raises(CorruptFile):
+        VectorIndex.load(tmp_path / "short.usearch", 8)
+    graph = VectorIndex(8, hnsw_threshold=1)
+    graph.add(range(5), unit(5, 8))
+    graph.build_graph()
+    graph.save(good)
+    with pytest.raises(CorruptFile):
+        VectorIndex.load(good, 16)
+    (tmp_path / "cut.usearch").write_bytes(good.read_bytes()[:100])
+    with pytest.raises(CorruptFile):
+        VectorIndex.load(tmp_path / "cut.usearch", 8)
+
+
+_SAVER = textwrap.dedent(
+    """
+    import sys
+    import numpy as np
+    from memory.vector import VectorIndex
+    seed, path, threshold = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    index = VectorIndex.load(seed, 64, hnsw_threshold=threshold)
+    extra = np.random.default_rng(0).standard_normal((1, 64)).astype(np.float32)
+    i = 0
+    print("ready", flush=True)
+    while True:
+        i += 1
+        index.add([10**6 + i], extra)
+        index.remove([10**6 + i - 1])
+        index.save(path)
+    """
+)
+
+
+@pytest.mark.slow
+def test_kill_during_save_leaves_a_loadable_file(tmp_path):
+    n = 20_000
+    x = unit(n, 64)
+    seeds = {}
+    for threshold in (10**9, 1):
+        seed = tmp_path / f"seed{threshold}.usearch"
+        index = VectorIndex(64, hnsw_threshold=threshold)
+        index.add(np.arange(n), x)
+        if threshold == 1:
+            index.build_graph()
+        index.save(seed)
+        seeds[threshold] = seed
+    target = tmp_path / "live.usearch"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "OMP_NUM_THREADS": "1"}
+    rnd = random.Random(7)
+    saw_graph = set()
+    for attempt in range(10):
+        threshold = (10**9, 1)[attempt % 2]
+        child = subprocess.Popen(
+            [sys.executable, "-c", _SAVER, str(seeds[threshold]), str(target), str(threshold)],
+            env=env,
+            stdout=subprocess.PIPE,
+        )
+        try:
+            assert child.stdout is not None and child.stdout.readline().strip() == b"ready"
+            time.sleep(rnd.uniform(0.05, 0.4))
+        finally:
+            child.send_signal(signal.SIGKILL)
+            child.wait()
+        if not target.exists():
+            continue
+        loaded = VectorIndex.load(target, 64)
+        saw_graph.add(loaded.has_graph)
+        assert len(loaded) in (n, n + 1)
+        assert 5 in loaded and loaded.search(x[5], 1, exact=True)[0].id == 5
+    assert saw_graph == {True, False}  # both file formats were killed mid-loop
+    leftovers = [p for p in tmp_path.iterdir() if TMP_MARK in p.name]
+    assert all(p.name.startswith("live.usearch") for p in leftovers)
