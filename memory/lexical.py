@@ -1,0 +1,319 @@
+"""Incremental BM25 (k1=1.5, b=0.75) over turn texts.
+
+Each document gets a slot; each term keeps two growable arrays (slots, term counts).
+Adding a document costs O(its tokens). Removing one marks its slot dead; dead entries
+are skipped at search time and dropped by a compaction once they outnumber the live
+ones. Document frequencies are counted from live postings at query time, so removal
+never has to visit a document's terms.
+
+File: an ``.npz`` (no pickle) holding ids, lengths, the vocabulary and the postings in
+CSR form, written atomically.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import zipfile
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
+from pathlib import Path
+
+import numpy as np
+
+from memory.atomic import atomic_write_bytes
+from memory.errors import BadInput, CorruptFile
+from memory.types import Hit
+
+K1 = 1.5
+B = 0.75
+MAX_TOKENS = 20_000  # tokens indexed per document; the rest of a huge text is ignored
+MAX_TOKEN_CHARS = 64  # longer "words" (hashes, base64) are cut to this length
+FORMAT_VERSION = 1
+
+_WORD = re.compile(r"[^\W_]+")
+STOPWORDS = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have he her
+    hers him his i if in into is it its just me my of on or our ours s she so t than that the
+    their them then there these they this those to too us was we were what when where which
+    while who whom will with would you your yours""".split()
+)
+
+
+def _stem(word: str) -> str:
+    """Harman's S-stemmer on plain ASCII words; numbers, mixed tokens and short words unchanged."""
+    if len(word) <= 3 or not (word.isascii() and word.isalpha()):
+        return word
+    if word.endswith("ies") and not word.endswith(("eies", "aies")):
+        return word[:-3] + "y"
+    if word.endswith("es") and not word.endswith(("aes", "ees", "oes")):
+        return word[:-1]
+    if word.endswith("s") and not word.endswith(("us", "ss")):
+        return word[:-1]
+    return word
+
+
+def _pairs(text: str, limit: int = MAX_TOKENS) -> Iterator[tuple[str, str]]:
+    """(lowercased word, index term) for the first ``limit`` words, stopwords left out."""
+    for match in islice(_WORD.finditer(text), limit):
+        word = match.group().lower()[:MAX_TOKEN_CHARS]
+        if word not in STOPWORDS:
+            yield word, _stem(word)
+
+
+def tokenize(text: str) -> list[str]:
+    """Index terms of ``text``: lowercase unicode words, stopwords dropped, plurals folded."""
+    return [term for _, term in _pairs(text)]
+
+
+class LexicalIndex:
+    """BM25 search by turn id. Not thread-safe: one writer, and no search during a write."""
+
+    def __init__(self) -> None:
+        self._vocab: dict[str, int] = {}
+        self._terms: list[str] = []
+        self._post_slots: list[array] = []
+        self._post_tfs: list[array] = []
+        self._slot_id = np.zeros(0, dtype=np.int64)
+        self._slot_len = np.zeros(0, dtype=np.int32)
+        self._alive = np.zeros(0, dtype=bool)
+        self._slots = 0  # slots used, live or dead
+        self._id_slot: dict[int, int] = {}
+        self._total_len = 0  # tokens in live documents
+        self.dirty = False
+
+    # ----- contents ------------------------------------------------------------------
+
+    def add(self, ids: Sequence[int], texts: Sequence[str]) -> None:
+        """Index ``texts`` under ``ids``; an id already present is replaced."""
+        if len(ids) != len(texts):
+            raise BadInput(f"{len(ids)} ids for {len(texts)} texts")
+        for raw_id, text in zip(ids, texts):
+            if not isinstance(text, str):
+                raise BadInput(f"turn {raw_id}: text must be a string, not {type(text).__name__}")
+            doc_id = int(raw_id)
+            if doc_id in self._id_slot:
+                self._kill(doc_id)
+            terms = tokenize(text)
+            slot = self._new_slot(doc_id, len(terms))
+            for term, tf in Counter(terms).items():
+                tid = self._vocab.get(term)
+                if tid is None:
+                    tid = len(self._terms)
+                    self._vocab[term] = tid
+                    self._terms.append(term)
+                    self._post_slots.append(array("i"))
+                    self._post_tfs.append(array("i"))
+                self._post_slots[tid].append(slot)
+                self._post_tfs[tid].append(tf)
+            self.dirty = True
+        self._maybe_compact()
+
+    def remove(self, ids: Iterable[int]) -> int:
+        """Remove these ids (absent ones are ignored); returns how many were removed."""
+        removed = sum(1 for doc_id in ids if self._kill(int(doc_id)))
+        if removed:
+            self.dirty = True
+            self._maybe_compact()
+        return removed
+
+    def ids(self) -> np.ndarray:
+        return self._slot_id[: self._slots][self._alive[: self._slots]].copy()
+
+    def __len__(self) -> int:
+        return len(self._id_slot)
+
+    def __contains__(self, id: object) -> bool:
+        return isinstance(id, (int, np.integer)) and int(id) in self._id_slot
+
+    # ----- search --------------------------------------------------------------------
+
+    def search(self, query: str, k: int = 10, *, allowed: set[int] | None = None) -> list[Hit]:
+        """BM25 top ``k``; ``Hit.why = {"terms": [query words that matched]}``."""
+        live = len(self._id_slot)
+        if k <= 0 or live == 0 or (allowed is not None and not allowed):
+            return []
+        words: dict[str, str] = {}  # term -> first query word that produced it
+        for word, term in _pairs(query):
+            words.setdefault(term, word)
+        n = self._slots
+        alive = self._alive[:n]
+        lens = self._slot_len[:n]
+        avgdl = max(self._total_len / live, 1e-9)
+        scores = np.zeros(n, dtype=np.float64)
+        matched: list[tuple[str, np.ndarray]] = []
+        for term, word in words.items():
+            tid = self._vocab.get(term)
+            if tid is None:
+                continue
+            slots = np.array(self._post_slots[tid], dtype=np.int64)
+            tfs = np.array(self._post_tfs[tid], dtype=np.float64)
+            keep = alive[slots]
+            slots, tfs = slots[keep], tfs[keep]
+            df = len(slots)
+            if df == 0:
+                continue
+            idf = math.log(1.0 + (live - df + 0.5) / (df + 0.5))
+            norm = K1 * (1.0 - B + B * lens[slots] / avgdl)
+            scores[slots] += idf * tfs * (K1 + 1.0) / (tfs + norm)
+            matched.append((word, slots))
+        cand = np.flatnonzero(scores)
+        if allowed is not None and len(cand):
+            ids = self._slot_id[cand].tolist()
+            cand = cand[np.fromiter((i in allowed for i in ids), dtype=bool, count=len(ids))]
+        if len(cand) == 0:
+            return []
+        cs = scores[cand]
+        if k < len(cand):
+            top = np.argpartition(-cs, k - 1)[:k]
+            cand, cs = cand[top], cs[top]
+        order = np.lexsort((self._slot_id[cand], -cs))
+        cand, cs = cand[order], cs[order]
+        found = [np.isin(cand, slots) for _, slots in matched]
+        return [
+            Hit(
+                int(self._slot_id[slot]),
+                float(cs[j]),
+                {"terms": [matched[t][0] for t in range(len(matched)) if found[t][j]]},
+            )
+            for j, slot in enumerate(cand)
+        ]
+
+    # ----- files ---------------------------------------------------------------------
+
+    def save(self, path: Path) -> None:
+        """Write atomically (compacting first); the previous file survives a crash."""
+        self._compact()
+        n = self._slots
+        lengths = np.fromiter((len(p) for p in self._post_slots), dtype=np.int64, count=len(self._terms))
+        ptr = np.zeros(len(self._terms) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=ptr[1:])
+        post_slots = np.frombuffer(b"".join(p.tobytes() for p in self._post_slots), dtype=np.intc)
+        post_tfs = np.frombuffer(b"".join(p.tobytes() for p in self._post_tfs), dtype=np.intc)
+        vocab = np.frombuffer("\n".join(self._terms).encode("utf-8"), dtype=np.uint8)
+        buf = io.BytesIO()
+        np.savez_compressed(
+            buf,
+            version=np.array([FORMAT_VERSION], dtype=np.int64),
+            ids=self._slot_id[:n],
+            lens=self._slot_len[:n],
+            vocab=vocab,
+            ptr=ptr,
+            slots=post_slots.astype(np.int32),
+            tfs=post_tfs.astype(np.int32),
+        )
+        atomic_write_bytes(Path(path), buf.getvalue())
+        self.dirty = False
+
+    @classmethod
+    def load(cls, path: Path) -> LexicalIndex:
+        """Read ``path``; a missing file gives an empty index, a bad one raises CorruptFile."""
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return cls()
+        except OSError as err:
+            raise CorruptFile(f"cannot read lexical index {path}: {err.strerror}") from err
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+                arrays = {
+                    name: npz[name] for name in ("version", "ids", "lens", "vocab", "ptr", "slots", "tfs")
+                }
+        except (ValueError, OSError, KeyError, EOFError, zipfile.BadZipFile) as err:
+            raise CorruptFile(f"lexical index {path} is unreadable: {err}") from err
+        index = cls()
+        try:
+            index._restore(arrays)
+        except (ValueError, UnicodeDecodeError) as err:
+            raise CorruptFile(f"lexical index {path} is inconsistent: {err}") from err
+        return index
+
+    def _restore(self, a: dict[str, np.ndarray]) -> None:
+        if a["version"].tolist() != [FORMAT_VERSION]:
+            raise ValueError(f"unknown format version {a['version'].tolist()}")
+        ids = a["ids"].astype(np.int64)
+        lens = a["lens"].astype(np.int32)
+        ptr = a["ptr"].astype(np.int64)
+        slots = a["slots"].astype(np.int32)
+        tfs = a["tfs"].astype(np.int32)
+        vocab_bytes = a["vocab"].astype(np.uint8).tobytes()
+        terms = vocab_bytes.decode("utf-8").split("\n") if vocab_bytes else []
+        n = len(ids)
+        if len(lens) != n or len(np.unique(ids)) != n or (n and lens.min() < 0):
+            raise ValueError("ids and lengths disagree")
+        if len(ptr) != len(terms) + 1 or ptr[0] != 0 or ptr[-1] != len(slots) or len(tfs) != len(slots):
+            raise ValueError("postings do not match the vocabulary")
+        if np.any(np.diff(ptr) < 0) or (len(slots) and (slots.min() < 0 or slots.max() >= n)):
+            raise ValueError("postings point outside the documents")
+        if len(set(terms)) != len(terms):
+            raise ValueError("vocabulary repeats a term")
+        self._terms = terms
+        self._vocab = {term: i for i, term in enumerate(terms)}
+        self._post_slots = [array("i", slots[ptr[i] : ptr[i + 1]].tobytes()) for i in range(len(terms))]
+        self._post_tfs = [array("i", tfs[ptr[i] : ptr[i + 1]].tobytes()) for i in range(len(terms))]
+        self._slot_id, self._slot_len = ids, lens
+        self._alive = np.ones(n, dtype=bool)
+        self._slots = n
+        self._id_slot = {doc_id: slot for slot, doc_id in enumerate(ids.tolist())}
+        self._total_len = int(lens.sum())
+        self.dirty = False
+
+    # ----- internals -------------------------------------------------------------------
+
+    def _new_slot(self, doc_id: int, length: int) -> int:
+        slot = self._slots
+        if slot >= len(self._slot_id):
+            cap = max(64, slot + slot // 2)
+            self._slot_id = np.resize(self._slot_id, cap)
+            self._slot_len = np.resize(self._slot_len, cap)
+            self._alive = np.resize(self._alive, cap)
+        self._slot_id[slot] = doc_id
+        self._slot_len[slot] = length
+        self._alive[slot] = True
+        self._slots = slot + 1
+        self._id_slot[doc_id] = slot
+        self._total_len += length
+        return slot
+
+    def _kill(self, doc_id: int) -> bool:
+        slot = self._id_slot.pop(doc_id, None)
+        if slot is None:
+            return False
+        self._alive[slot] = False
+        self._total_len -= int(self._slot_len[slot])
+        return True
+
+    def _maybe_compact(self) -> None:
+        dead = self._slots - len(self._id_slot)
+        if dead > max(1024, len(self._id_slot)):
+            self._compact()
+
+    def _compact(self) -> None:
+        """Drop dead slots from the postings and renumber the live ones; drop unused terms."""
+        n = self._slots
+        if n == len(self._id_slot):
+            return
+        alive = self._alive[:n]
+        remap = np.cumsum(alive, dtype=np.int64) - 1
+        terms: list[str] = []
+        post_slots: list[array] = []
+        post_tfs: list[array] = []
+        for term, ps, pt in zip(self._terms, self._post_slots, self._post_tfs):
+            s = np.array(ps, dtype=np.int64)
+            keep = alive[s]
+            if not keep.any():
+                continue
+            terms.append(term)
+            post_slots.append(array("i", remap[s[keep]].astype(np.intc).tobytes()))
+            post_tfs.append(array("i", np.array(pt, dtype=np.intc)[keep].tobytes()))
+        self._terms, self._post_slots, self._post_tfs = terms, post_slots, post_tfs
+        self._vocab = {term: i for i, term in enumerate(terms)}
+        self._slot_id = self._slot_id[:n][alive].copy()
+        self._slot_len = self._slot_len[:n][alive].copy()
+        self._slots = len(self._slot_id)
+        self._alive = np.ones(self._slots, dtype=bool)
+        self._id_slot = {doc_id: slot for slot, doc_id in enumerate(self._slot_id.tolist())}
