@@ -1,0 +1,293 @@
+"""The assistant: one turn of the daily loop, shared by `ibachat ask`, the REPL and the TUI.
+
+For every message: redact secrets, store the user's turn (through the same ingestion path as
+the benchmark, so the preference ledger grows with it), run the IBA-Agent planner, then
+either stream a text answer or propose a mock tool action that runs only when approved.
+A rejection is stored in the user's name and becomes a preference event.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from ibachat.redact import redact
+from memory.atomic import atomic_write_text
+from memory.errors import NotFound
+
+if TYPE_CHECKING:
+    from ibachat.config import Config
+    from ibachat.llm.base import LLM
+    from memory.memory import Memory
+    from memory.types import Hit, Turn
+
+
+@dataclass
+class SessionInfo:
+    id: str
+    title: str
+    turns: int
+    last: datetime | None
+    incognito: bool = False
+
+
+@dataclass
+class Reply:
+    session_id: str
+    user_turn: Turn | None
+    assistant_turn: Turn | None
+    text: str | None
+    proposal: dict[str, Any] | None  # {"name", "arguments", "reasons": {param: reason}}
+    clarify: str | None
+    plan: Any  # ibachat.agent.plan.AlignmentPlan
+    redactions: list[str] = field(default_factory=list)
+    planner_ms: float = 0.0
+    counters: Any = None
+
+
+class Assistant:
+    def __init__(
+        self,
+        memory: Memory,
+        llm: LLM | None,
+        *,
+        config: Config | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self.memory = memory
+        self.llm = llm
+        self.config = config
+        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.last_planner_ms = 0.0
+        self._incognito: dict[str, list[tuple[str, str]]] = {}  # session -> [(role, text)], RAM only
+        self._planner = None
+
+    # ------------------------------------------------------------ labels
+    @property
+    def model_label(self) -> str:
+        return getattr(self.llm, "name", "no model") if self.llm is not None else "planner floor only"
+
+    @property
+    def embedder_label(self) -> str:
+        emb = self.memory._embedder
+        return emb.model_id if emb is not None else str(self.memory._embedder_spec or "minilm")
+
+    @property
+    def planner(self) -> Any:
+        if self._planner is None:
+            from ibachat.agent.planner import Planner
+
+            self._planner = Planner(self.memory, self.llm)
+        return self._planner
+
+    # ------------------------------------------------------------ sessions
+    def _sessions_path(self):
+        return self.memory.home / "sessions.json"
+
+    def _titles(self) -> dict[str, dict[str, Any]]:
+        try:
+            return json.loads(self._sessions_path().read_text("utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            return {}  # titles are cosmetic; the turns themselves are intact
+
+    def _save_titles(self, titles: dict[str, dict[str, Any]]) -> None:
+        if not self.memory.readonly:
+            atomic_write_text(self._sessions_path(), json.dumps(titles, ensure_ascii=False))
+
+    def new_session(self, title: str | None = None, *, incognito: bool = False) -> str:
+        now = self.clock()
+        session_id = f"chat-{now:%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
+        if incognito:
+            self._incognito[session_id] = []
+        else:
+            titles = self._titles()
+            titles[session_id] = {"title": title or f"Chat {now:%Y-%m-%d %H:%M}", "created": now.isoformat()}
+            self._save_titles(titles)
+        return session_id
+
+    def is_incognito(self, session_id: str) -> bool:
+        return session_id in self._incognito
+
+    def sessions(self) -> list[SessionInfo]:
+        titles = self._titles()
+        stats = self.memory.store.sessions()
+        out = []
+        for sid in set(titles) | set(stats):
+            info = stats.get(sid, {})
+            last = info.get("last") or titles.get(sid, {}).get("created")
+            from memory.types import parse_time
+
+            out.append(
+                SessionInfo(
+                    id=sid,
+                    title=titles.get(sid, {}).get("title", sid),
+                    turns=info.get("turns", 0),
+                    last=parse_time(last) if last else None,
+                )
+            )
+        for sid, turns in self._incognito.items():
+            out.append(
+                SessionInfo(id=sid, title="incognito", turns=len(turns), last=self.clock(), incognito=True)
+            )
+        out.sort(key=lambda s: s.last or datetime.min.replace(tzinfo=timezone.utc), reverse=True)
+        return out
+
+    def rename_session(self, session_id: str, title: str) -> None:
+        titles = self._titles()
+        titles.setdefault(session_id, {"created": self.clock().isoformat()})["title"] = title
+        self._save_titles(titles)
+
+    def delete_session(self, session_id: str) -> int:
+        if self._incognito.pop(session_id, None) is not None:
+            return 0
+        ids = [t.id for t in self.memory.session(session_id)]
+        removed = self.memory.forget(ids) if ids else []
+        titles = self._titles()
+        titles.pop(session_id, None)
+        self._save_titles(titles)
+        return len(removed)
+
+    def search(self, query: str, k: int = 20) -> list[tuple[Hit, Turn]]:
+        hits = self.memory.search(query, k)
+        turns = {t.id: t for t in self.memory.get_many([h.id for h in hits])}
+        return [(h, turns[h.id]) for h in hits if h.id in turns]
+
+    def plan_for(self, turn_id: int) -> dict[str, Any] | None:
+        return self.memory.plans.get(turn_id)
+
+    # ------------------------------------------------------------ the turn
+    def _store(
+        self, session_id: str, role: str, text: str, *, tool_call: dict[str, Any] | None = None
+    ) -> Turn | None:
+        if session_id in self._incognito:
+            self._incognito[session_id].append((role, text))
+            return None
+        from ibachat.agent.ingest import ingest
+
+        rec: dict[str, Any] = {
+            "session_id": session_id,
+            "role": role,
+            "text": text,
+            "time": self.clock(),
+            "source": "chat",
+        }
+        if tool_call is not None:
+            rec["tool_call"] = tool_call
+        return ingest(self.memory, [rec])[0]
+
+    def respond(self, session_id: str, text: str, *, on_token: Callable[[str], None] | None = None) -> Reply:
+        """Store the user's turn, plan, then answer (streamed) or propose a tool action."""
+        from ibachat.agent.tools import as_task_tool, tools_for
+
+        clean, kinds = redact(text)
+        user_turn = self._store(session_id, "user", clean)  # saved before any model runs
+        now = self.clock()
+        tools = [as_task_tool(t) for t in tools_for()]
+        t0 = time.perf_counter()
+        outcome = self.planner.act(clean, now=now, tools=tools, stream=on_token)
+        self.last_planner_ms = (time.perf_counter() - t0) * 1000
+        plan = outcome.plan
+        clarify = getattr(outcome, "clarify", None) or getattr(plan, "clarify", None)
+        proposal = None
+        call = getattr(outcome, "tool_call", None)
+        if clarify:
+            answer = clarify
+        elif call is not None:
+            name = call["name"] if isinstance(call, dict) else call.name
+            args = call["arguments"] if isinstance(call, dict) else call.arguments
+            proposal = {"name": name, "arguments": dict(args), "reasons": _reasons(plan, name)}
+            answer = (
+                f"Proposed action: {name}("
+                + ", ".join(f"{k}={v!r}" for k, v in args.items())
+                + ") — approve, edit or reject."
+            )
+        else:
+            answer = outcome.text or ""
+        assistant_turn = self._store(session_id, "assistant", answer)
+        if assistant_turn is not None and hasattr(plan, "to_dict"):
+            self.memory.plans.save(assistant_turn.id, plan.to_dict())
+        return Reply(
+            session_id=session_id,
+            user_turn=user_turn,
+            assistant_turn=assistant_turn,
+            text=None if proposal else answer,
+            proposal=proposal,
+            clarify=clarify,
+            plan=plan,
+            redactions=kinds,
+            planner_ms=self.last_planner_ms,
+            counters=getattr(outcome, "counters", None),
+        )
+
+    def approve(self, reply: Reply, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Run the proposed mock tool (validated; nothing real happens) and remember that it ran."""
+        from ibachat.agent.tools import execute
+
+        if reply.proposal is None:
+            raise NotFound("this reply proposed no action")
+        args = dict(arguments if arguments is not None else reply.proposal["arguments"])
+        result = execute(reply.proposal["name"], args)
+        call = {"name": reply.proposal["name"], "arguments": args}
+        self._store(
+            reply.session_id,
+            "tool",
+            json.dumps({"call": call, "result": result}, ensure_ascii=False, default=str),
+            tool_call=call,
+        )
+        return result
+
+    def reject(self, reply: Reply, reason: str | None = None) -> None:
+        """Remember, in the user's name, that this action was turned down (and why)."""
+        if reply.proposal is None:
+            raise NotFound("this reply proposed no action")
+        name, args = reply.proposal["name"], reply.proposal["arguments"]
+        described = ", ".join(f"{k} {v}" for k, v in args.items())
+        text = f"No, don't do that ({name}: {described})."
+        if reason:
+            clean, _ = redact(reason)
+            text += f" {clean}"
+        turn = self._store(reply.session_id, "user", text)
+        if turn is None:
+            return
+        from memory.ledger import PreferenceEvent
+
+        self.memory.ledger.add(
+            PreferenceEvent(
+                dimension=name,
+                value=json.dumps(args, sort_keys=True, ensure_ascii=False),
+                kind="rejected",
+                valid_from=turn.time,
+                polarity=-1,
+                evidence=(turn.id,),
+                speaker="user",
+                confidence=0.6,
+                extractor="tool card",
+                subject=text,
+            )
+        )
+
+
+def _reasons(plan: Any, tool_name: str) -> dict[str, str]:
+    """Per-parameter reasons from the plan's action directives, whatever their exact shape."""
+    data = plan.to_dict() if hasattr(plan, "to_dict") else {}
+    directives = data.get("directives", {}) if isinstance(data, dict) else {}
+    action = directives.get("action") or directives.get("parameters") or {}
+    if isinstance(action, dict) and "parameters" in action:
+        action = action["parameters"]
+    out: dict[str, str] = {}
+    if isinstance(action, dict):
+        for param, spec in action.items():
+            if isinstance(spec, dict) and spec.get("reason"):
+                out[param] = str(spec["reason"])
+    elif isinstance(action, list):
+        for spec in action:
+            if isinstance(spec, dict) and spec.get("param") and spec.get("reason"):
+                out[str(spec["param"])] = str(spec["reason"])
+    return out
