@@ -149,12 +149,12 @@ class VectorIndex:
         keys = np.ascontiguousarray(self._keys[:n], dtype="<i8")
         vecs = np.ascontiguousarray(self._vecs[:n], dtype="<f4")
         header = _FLAT_HEADER.pack(FLAT_MAGIC, self.ndim, METRICS.index(self.metric), n)
-        crc = zlib.crc32(memoryview(vecs).cast("B"), zlib.crc32(memoryview(keys).cast("B")))
+        crc = zlib.crc32(vecs.tobytes(), zlib.crc32(keys.tobytes()))
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(header)
-            f.write(memoryview(keys).cast("B"))
-            f.write(memoryview(vecs).cast("B"))
+            f.write(keys.tobytes())
+            f.write(vecs.tobytes())
             f.write(_CRC.pack(crc))
 
     # ----- contents ----------------------------------------------------------------
