@@ -92,11 +92,15 @@ class PlannerAgent:
         planner = Planner(memory, self.llm, mode=self.mode, ablate=self.ablate)
         spec = task["task"]
         outcome = planner.act(spec["prompt"], now=now, tools=list(spec.get("tools") or []))
-        return AgentOutput(
-            getattr(outcome, "text", None),
-            _call_dict(getattr(outcome, "tool_call", None)),
-            _plan_info(outcome),
+        call = _call_dict(getattr(outcome, "tool_call", None))
+        text = getattr(outcome, "text", None)
+        info = _plan_info(outcome)
+        clarify = getattr(outcome, "clarify", None) or getattr(
+            getattr(outcome, "plan", None), "clarify", None
         )
+        if clarify and call is None:
+            text, info["clarify"] = str(clarify), True  # a question back is what the user would see
+        return AgentOutput(text, call, info)
 
 
 def _render_history(turns: Sequence[Any], budget_chars: int) -> tuple[str, int]:

@@ -304,48 +304,50 @@ def count_words(text: str) -> int:
 
 
 def text_layout(text: str) -> dict[str, int]:
-    """Count bullet items, numbered items, headings and other lines of ``text``.
+    """Count the lines and words of ``text`` by kind: bullet items, numbered items, headings, other.
 
     Blank lines are ignored. An item is a line starting (after at most 3 spaces) with a bullet
-    marker (``- * + • ‣ ◦ –``) or a number (``1.``, ``2)``, ``(3)``) followed by a space. A line
-    indented by 2+ spaces or a tab right after an item (or its continuation) belongs to that item.
-    A heading is a Markdown ``#`` line. Everything else is an "other" line.
+    marker (``- * + • ‣ ◦ –``) or a number (``1.``, ``2)``, ``(3)``) and a space. A line indented by
+    2+ spaces or a tab right after an item (or its continuation) belongs to that item. A heading is
+    a Markdown ``#`` line. Everything else is "other" (greetings, lead-ins, sign-offs, prose).
     """
-    counts = {"bullets": 0, "numbered": 0, "headings": 0, "other": 0}
-    in_item = False
+    counts = {k: 0 for k in ("bullets", "numbered", "headings", "other")}
+    words = dict.fromkeys(counts, 0)
+    current = None  # the item kind a continuation line belongs to
     for line in text.splitlines():
         if not line.strip():
             continue
-        if in_item and (line.startswith("  ") or line.startswith("\t")):
+        if current and line.startswith(("  ", "\t")):
+            words[current] += count_words(line)
             continue
         if _BULLET.match(line):
-            counts["bullets"] += 1
-            in_item = True
+            kind = current = "bullets"
         elif _NUMBERED.match(line):
-            counts["numbered"] += 1
-            in_item = True
-        elif _HEADING.match(line):
-            counts["headings"] += 1
-            in_item = False
+            kind = current = "numbered"
         else:
-            counts["other"] += 1
-            in_item = False
-    return counts
+            kind, current = ("headings" if _HEADING.match(line) else "other"), None
+        counts[kind] += 1
+        words[kind] += count_words(line)
+    return {**counts, **{f"{k}_words": v for k, v in words.items()}}
 
 
 def check_format(text: str, wanted: str) -> tuple[bool, str]:
-    """``bullets``/``numbered``: at least 2 items of that kind, none of the other kind, and at least
-    as many items as other lines (so a lead-in and a closing line are fine). ``prose``: at least one
-    word, no list items and no headings."""
+    """``bullets`` / ``numbered``: at least 2 items of that kind, no item of the other kind, and the
+    items hold at least half of the words (a greeting, a lead-in and a sign-off are fine; a long
+    text with a short list inside is not). ``prose``: some words, no list items, no headings."""
     layout = text_layout(text)
-    seen = f"{layout['bullets']} bullet, {layout['numbered']} numbered, {layout['other']} other lines"
+    total = sum(layout[f"{k}_words"] for k in ("bullets", "numbered", "headings", "other"))
+    seen = (
+        f"{layout['bullets']} bullet items, {layout['numbered']} numbered items, "
+        f"{layout['headings']} headings, {layout['other']} other lines"
+    )
     if wanted == "prose":
-        ok = layout["bullets"] == layout["numbered"] == layout["headings"] == 0 and count_words(text) > 0
-        return ok, f"prose wanted; found {seen}, {layout['headings']} headings"
+        ok = layout["bullets"] == layout["numbered"] == layout["headings"] == 0 and total > 0
+        return ok, f"prose wanted; found {seen}"
     other_kind = "numbered" if wanted == "bullets" else "bullets"
-    items = layout[wanted]
-    ok = items >= 2 and layout[other_kind] == 0 and items >= layout["other"]
-    return ok, f"{wanted} wanted; found {seen}"
+    items, share = layout[wanted], layout[f"{wanted}_words"] / total if total else 0.0
+    ok = items >= 2 and layout[other_kind] == 0 and share >= 0.5
+    return ok, f"{wanted} wanted; found {seen}; {share:.0%} of the words in {wanted} items"
 
 
 # ---------------------------------------------------------------- the checks

@@ -25,6 +25,7 @@ from typing import Any
 
 from bench.agents import AGENTS, Agent, AgentOutput, make_agent
 from bench.evaluate import evaluate_task, score_error
+from ibachat.errors import IbachatError
 from ibachat.llm.base import LLM, Chunk, Message, ToolSpec
 from memory.embedders.base import Embedder
 from memory.errors import BadInput
@@ -422,16 +423,15 @@ def run_bench(
     done_ids = {row["task_id"] for row in done_rows}
     todo = [t for t in tasks if t["id"] not in done_ids]
     start = time.perf_counter()
-    worker = None
-    if jobs == 1:
-        worker = Worker(
-            config,
-            agent=agent_impl,
-            llm=model if isinstance(model, LLM) else None,
-            judges=[j for j in judges if isinstance(j, LLM)] or None,
-            embedder=embedder if isinstance(embedder, Embedder) else None,
-        )
-    embedder_id = worker.embedder.model_id if worker and worker.agent.uses_memory else config.embedder
+    # built here even for a pool: a bad agent/model spec fails now, in one line, before any process starts
+    worker = Worker(
+        config,
+        agent=agent_impl,
+        llm=model if isinstance(model, LLM) else None,
+        judges=[j for j in judges if isinstance(j, LLM)] or None,
+        embedder=embedder if isinstance(embedder, Embedder) else None,
+    )
+    embedder_id = worker.embedder.model_id if worker.agent.uses_memory else config.embedder
     writer = _Appender(path)
     new_rows: list[dict[str, Any]] = []
     try:
@@ -446,7 +446,7 @@ def run_bench(
                 if on_result:
                     on_result(row)
 
-            if worker is not None:
+            if jobs == 1:
                 for task in todo:
                     record(worker.run(task))
             else:
@@ -460,18 +460,23 @@ def run_bench(
 def _run_pool(
     config: RunConfig, todo: Sequence[Mapping[str, Any]], jobs: int, record: Callable[[dict[str, Any]], None]
 ) -> None:
-    """Run tasks in ``jobs`` spawned processes, at most 2 * jobs in flight; a dead worker's tasks are
-    recorded as failed and the pool is restarted."""
+    """Run tasks in ``jobs`` spawned processes, at most 2 * jobs in flight.
+
+    When a worker process dies (a crash in native code, out of memory), the tasks in flight are
+    recorded as failed and a new pool takes the rest; two pools dying before finishing any task
+    stop the run.
+    """
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
     queue = list(todo)[::-1]
+    barren = 0  # pools in a row that died without finishing a task
     while queue:
         pool = ProcessPoolExecutor(
             max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(config,)
         )
         flying: dict[Future[dict[str, Any]], Mapping[str, Any]] = {}
-        broken = False
+        broken, finished_here = False, 0
         try:
             while queue or flying:
                 while queue and len(flying) < 2 * jobs and not broken:
@@ -481,15 +486,25 @@ def _run_pool(
                 for future in finished:
                     task = flying.pop(future)
                     try:
-                        record(future.result())
+                        row = future.result()
                     except BrokenProcessPool:
                         broken = True
-                        error = f"a worker process died while this task ran with {len(flying) + 1} others in flight"
-                        record({"type": "task", **score_error(task, error).to_dict()})
+                        row = {
+                            "type": "task",
+                            **score_error(
+                                task, "a worker process died while this task was in flight"
+                            ).to_dict(),
+                        }
+                    else:
+                        finished_here += 1
+                    record(row)
                 if broken and not flying:
                     break
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+        barren = barren + 1 if broken and not finished_here else 0
+        if barren >= 2:
+            raise IbachatError("worker processes keep dying before finishing a task; try --jobs 1 to see why")
 
 
 @contextmanager

@@ -103,6 +103,22 @@ CASES = [
     ("text_contains_none", {"none": ["dear sir"]}, "text", "Dear Sir, hello", None, "fail"),
     ("text_format", {"format": "bullets"}, "text", "Plan:\n- a\n- b\n  more on b\nThanks", None, "pass"),
     ("text_format", {"format": "bullets"}, "text", "- only one item\nand a line\nand another", None, "fail"),
+    (
+        "text_format",
+        {"format": "bullets"},
+        "text",
+        "Hi team,\n\nUpdate:\n- review moves to Monday\n- same room as before\n\nThanks,\nAna",
+        None,
+        "pass",
+    ),
+    (
+        "text_format",
+        {"format": "bullets"},
+        "text",
+        "A long paragraph of prose that goes on and on about many things.\n- a\n- b",
+        None,
+        "fail",
+    ),
     ("text_format", {"format": "bullets"}, "text", "1. a\n2. b", None, "fail"),
     ("text_format", {"format": "numbered"}, "text", "Steps:\n1. a\n2) b\n(3) c", None, "pass"),
     ("text_format", {"format": "numbered"}, "text", "1. a\n- b\n- c", None, "fail"),
@@ -126,12 +142,14 @@ def test_every_kind_has_a_pass_and_a_fail_case():
 
 def test_word_count_and_layout():
     assert count_words("- Hello, world! It's a well-known 3-step plan.") == 7
-    assert text_layout("Intro:\n\n* a\n    detail\n* b\n# H\nend") == {
+    layout = text_layout("Intro:\n\n* a b\n    detail here\n* c\n# H\nend")
+    assert {k: layout[k] for k in ("bullets", "numbered", "headings", "other")} == {
         "bullets": 2,
         "numbered": 0,
         "headings": 1,
         "other": 2,
     }
+    assert layout["bullets_words"] == 5 and layout["other_words"] == 2
 
 
 def test_task_score_soft_strict_dynamic_split_and_objects():
