@@ -1,0 +1,1 @@
+"""The Textual app. Importing this package loads nothing heavy; `ibachat.tui.app` holds the app."""
