@@ -31,7 +31,7 @@ FACET_VOCAB: dict[str, str] = {
     "corrections": "actually no not that wrong instead I told you I said don't rather other one",
     "updates": "now anymore no longer switched changed from now on these days started stopped",
     "habits": "usually always every time often routine habit typically normally regular",
-    "health": "health injury surgery dentist sick pain recovering pregnant diet allergy medication doctor",
+    "health": "health injury injured sprained broken surgery dentist tooth sick pain recovering pregnant diet allergy medication doctor",
     "states": "currently right now this week for now temporary until travelling trip exams busy stressed",
 }
 

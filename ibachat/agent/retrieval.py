@@ -1,11 +1,12 @@
 """Deep Retrieval: the first step of the IBA-Agent planner.
 
-``deep_retrieve`` expands the task into facet sub-queries, runs a hybrid search for
-each (the query embeddings computed in one batch), unions the candidates, brings in
-each one's session neighbours, drops near-duplicates, re-ranks by salience, picks a
-diverse set by MMR and returns at most ``budget`` items. When nothing in memory bears
-on the task (no lexical overlap and every dense similarity below a floor calibrated for
-the embedder), the evidence is empty: nothing gets injected into the prompt.
+``deep_retrieve`` expands the task into facet sub-queries (``facets``), embeds them in
+one batch, runs a hybrid search for each and unions the candidates. It scores every
+candidate's salience (``salience``), folds near-duplicates and surplus past tool calls,
+brings in each strong candidate's session neighbours (a "no, the other one" borrows
+relevance from the proposal it answers), and fills ``budget`` by MMR. When nothing in
+memory bears on the task (no real term overlap, and every similarity to the task below
+a floor calibrated for the embedder), the evidence is empty: nothing gets injected.
 
 ``mode`` selects the baselines used for ablations: ``single`` (one hybrid query, the
 ``rag`` baseline), ``dense`` and ``lexical`` (one query, one index).
@@ -21,10 +22,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ibachat.agent.facets import FACET_CUES, FACET_VOCAB, content_words, expand, is_anchored
-from ibachat.agent.salience import detect_cues, score_turn
+from ibachat.agent.salience import detect_cues, drop_near_duplicates, mmr, past_calls_summary, score_turn
 from ibachat.agent.types import Evidence, EvidenceItem, PlannerCounters
 from ibachat.errors import ConfigError
 from memory.errors import NotFound
+from memory.memory import NEVER_USE
 from memory.types import Hit, Turn, parse_time
 
 if TYPE_CHECKING:
@@ -34,17 +36,16 @@ if TYPE_CHECKING:
 
 MODES = ("deep", "single", "dense", "lexical")
 RRF_K = 60
-DUPLICATE_COSINE = 0.95
-MMR_LAMBDA = 0.7
+TASK_MIX = 0.5  # weight of the task's vector in a generic facet's search vector
 CONTEXT_WEIGHT = 0.85  # relevance a turn borrows from its session neighbours ("no, the other one")
 POOL_FACTOR = 2  # the top POOL_FACTOR * budget candidates get their context and compete for the budget
 CANDIDATE_FACTOR = 10  # at most CANDIDATE_FACTOR * budget candidates are read from the store
+MAX_TOOL_CALLS = 3  # past calls of the tool kept as items; the rest are summed up in a why label
 NEIGHBOUR_WINDOW = 3  # session neighbours are looked for within this many ids
 # Task words too common to show that a turn is about the task.
 LEXICAL_IGNORE = frozenset(
     "next last week month day year time today tonight tomorrow yesterday find show tell give usual again new".split()
 )
-NEVER_USE = "never_use"
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,9 @@ class Floors:
     high: float  # similarity that counts as fully relevant
 
 
-# Calibrated on short chat turns: MiniLM gives ~0.0-0.2 for unrelated sentences, 0.4+ for related.
+# MiniLM's are calibrated on short chat turns (unrelated ~0.0-0.25, related 0.4+; see the tests and
+# bench_scripts/bench_planner_retrieval.py). BGE-M3's are a guess from its higher baseline cosine:
+# its weights were not available offline here to calibrate them.
 FLOORS: dict[str, Floors] = {
     "minilm": Floors(bears=0.35, item=0.2, high=0.65),
     "bge-m3": Floors(bears=0.5, item=0.4, high=0.75),
@@ -95,24 +98,29 @@ def floors_for(memory: MemoryLike) -> Floors:
 class _Candidate:
     turn: Turn
     row: int  # row in the candidates' vector matrix
-    rrf: float = 0.0
     facets: list[str] = field(default_factory=list)
-    dense: float = 0.0  # weighted best similarity to any sub-query
+    dense: float = 0.0  # similarity that counts as relevance (see _Similarity)
     anchored: float = 0.0  # best similarity to the task's own sub-queries
     lexical: float = 0.0  # fraction of task terms in the text
     relevance: float = 0.0
     via_context: bool = False
     context: list[Turn] = field(default_factory=list)
     repeats: int = 0
+    notes: list[str] = field(default_factory=list)  # extra why labels (a summary of folded calls)
     score: float = 0.0
     why: list[str] = field(default_factory=list)
 
 
+_SUFFIXES = tuple("ations ation ising izing ised ized ises izes ise ize ies ing ed es s y".split())
+
+
 def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
+    """A crude stem for term overlap: one common suffix off, then at most 6 letters."""
+    for suffix in _SUFFIXES:
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+            word = word[: -len(suffix)]
+            break
+    return word[:6]
 
 
 def _terms(text: str) -> set[str]:
@@ -189,8 +197,8 @@ def _single(memory: MemoryLike, task: str, now: datetime, budget: int, mode: str
 def _embed_subqueries(memory: MemoryLike, subqueries: list[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
     """(search vectors, raw vectors), from one batch for the embedder.
 
-    A generic facet is embedded as its vocabulary alone (raw) and searched with the sum
-    of that and the task's vector. The vocabularies never change, so after the first
+    A generic facet is embedded as its vocabulary alone (raw) and searched with that plus
+    ``TASK_MIX`` times the task's vector: the facet's cue first, the task's topic second. The vocabularies never change, so after the first
     task they come from the embedding cache and a task costs the embedder one text
     (plus any model-written sub-queries).
     """
@@ -201,7 +209,7 @@ def _embed_subqueries(memory: MemoryLike, subqueries: list[tuple[str, str]]) -> 
     search = raw.copy()
     for row, (facet, _) in enumerate(subqueries):
         if facet in FACET_VOCAB:
-            mixed = raw[0] + raw[row]  # subqueries[0] is ("task", task)
+            mixed = TASK_MIX * raw[0] + raw[row]  # subqueries[0] is ("task", task)
             search[row] = mixed / max(float(np.linalg.norm(mixed)), 1e-12)
     return search, raw
 
@@ -268,7 +276,7 @@ def _deep(
     if not turns:
         ms["score"] = _ms(t0)
         return _empty(task, subqueries, stats, "no candidates")
-    cands = [_Candidate(t, i, *found[t.id]) for i, t in enumerate(turns)]
+    cands = [_Candidate(t, i, found[t.id][1]) for i, t in enumerate(turns)]
     vecs = np.asarray(memory.vectors([t.id for t in turns]), dtype=np.float32)
     floors = floors_for(memory)
     sim = _Similarity(subqueries, raw)
@@ -283,29 +291,54 @@ def _deep(
     ms["score"] = _ms(t0)
 
     t0 = time.perf_counter()
-    pool = sorted(cands, key=lambda c: -c.score)[: POOL_FACTOR * budget]
+    sims = vecs @ vecs.T
+    kept = drop_near_duplicates(sorted(range(len(cands)), key=lambda i: -cands[i].score), sims)
+    for i, copies in kept.items():
+        if copies:
+            cands[i].repeats = copies
+            cands[i].score, cands[i].why = _score(cands[i], now, tool)
+    distinct = [cands[i] for i in kept]
+    distinct, folded = _fold_tool_calls(distinct, tool, now)
+    pool = sorted(distinct, key=lambda c: -c.score)[: POOL_FACTOR * budget]
+    stats.update(dropped_duplicates=len(cands) - len(kept), folded_tool_calls=folded)
+    ms["dedup"] = _ms(t0)
+
+    t0 = time.perf_counter()
     _add_context(memory, pool, sim, floors, now, tool)
     ms["context"] = _ms(t0)
 
     best_anchor = max(c.anchored for c in cands)
     best_lexical = max(c.lexical for c in cands)
     stats.update(best_dense=round(best_anchor, 3), best_lexical=round(best_lexical, 3))
-    if not _bears(best_anchor, best_lexical, floors):
+    if not _bears(best_anchor, best_lexical, floors) and not any(_stated_on_topic(c, floors) for c in cands):
         return _empty(task, subqueries, stats, "nothing in memory bears on the task")
     strong = [c for c in pool if _strong_enough(c, floors)]
     stats["dropped_weak"] = len(pool) - len(strong)
 
     t0 = time.perf_counter()
-    kept, dropped = _drop_duplicates(strong, vecs)
-    for cand in kept:
-        if cand.repeats:
-            cand.score, cand.why = _score(cand, now, tool)
-    chosen = _mmr(kept, vecs, budget)
+    rows = [c.row for c in strong]
+    chosen = [strong[i] for i in mmr([c.score for c in strong], sims[np.ix_(rows, rows)], budget)]
     chosen.sort(key=lambda c: -c.score)
     ms["select"] = _ms(t0)
-    stats.update(dropped_duplicates=dropped, kept=len(chosen), empty=not chosen)
+    stats.update(kept=len(chosen), empty=not chosen)
     items = [EvidenceItem(c.turn, round(c.score, 4), c.facets, c.why, c.context) for c in chosen]
     return Evidence(task, items, subqueries, stats)
+
+
+def _fold_tool_calls(
+    cands: list[_Candidate], tool: dict[str, Any] | None, now: datetime
+) -> tuple[list[_Candidate], int]:
+    """Keep the ``MAX_TOOL_CALLS`` most salient past calls of this tool; sum up all of them."""
+    name = tool.get("name") if tool else None
+    calls = [c for c in cands if isinstance(c.turn.tool_call, dict) and c.turn.tool_call.get("name") == name]
+    if len(calls) <= MAX_TOOL_CALLS:
+        return cands, 0
+    calls.sort(key=lambda c: -c.score)
+    summary = past_calls_summary([c.turn.tool_call.get("arguments") for c in calls])  # type: ignore[union-attr]
+    calls[0].notes.append(f"{len(calls)} past calls of {name} found: {summary}")
+    calls[0].score, calls[0].why = _score(calls[0], now, tool)
+    folded = {id(c) for c in calls[MAX_TOOL_CALLS:]}
+    return [c for c in cands if id(c) not in folded], len(folded)
 
 
 class _Similarity:
@@ -363,6 +396,13 @@ def _bears(best_dense: float, best_lexical: float, floors: Floors) -> bool:
     return best_dense >= floors.bears or best_lexical >= 0.5
 
 
+def _stated_on_topic(cand: _Candidate, floors: Floors) -> bool:
+    """The user's own preference statement sharing a content word with the task."""
+    if cand.turn.role != "user" or cand.lexical <= 0 or cand.dense < floors.item:
+        return False
+    return bool(set(detect_cues(cand.turn.text).labels) - {"time-bound", "habit"})
+
+
 def _strong_enough(cand: _Candidate, floors: Floors) -> bool:
     """A turn with a cue may be loosely related; one without must be clearly on topic."""
     if cand.lexical > 0 or cand.via_context:
@@ -376,6 +416,7 @@ def _score(cand: _Candidate, now: datetime, tool: dict[str, Any] | None) -> tupl
     score, why = score_turn(cand.turn, cand.relevance, now, tool_name=tool_name, repeats=cand.repeats)
     if cand.via_context:
         why.append("relevant with its context")
+    why += cand.notes
     labels = dict.fromkeys(f"facet: {f.removeprefix('param:')}" for f in cand.facets if f != "task")
     return score, why + list(labels)
 
@@ -438,39 +479,3 @@ def _add_context(
             if relevance > cand.relevance:
                 cand.relevance, cand.via_context = relevance, True
                 cand.score, cand.why = _score(cand, now, tool)
-
-
-def _drop_duplicates(cands: list[_Candidate], vecs: np.ndarray) -> tuple[list[_Candidate], int]:
-    """Keep the most salient of each group of near-identical turns; count the others as repeats."""
-    kept: list[_Candidate] = []
-    for cand in sorted(cands, key=lambda c: -c.score):
-        if kept:
-            sims = vecs[[k.row for k in kept]] @ vecs[cand.row]
-            best = int(sims.argmax())
-            if float(sims[best]) > DUPLICATE_COSINE:
-                kept[best].repeats += 1
-                continue
-        kept.append(cand)
-    return kept, len(cands) - len(kept)
-
-
-def _mmr(cands: list[_Candidate], vecs: np.ndarray, budget: int) -> list[_Candidate]:
-    """Maximal marginal relevance over salience: diverse, still salient."""
-    import numpy as np
-
-    if len(cands) <= budget:
-        return list(cands)
-    top = max(c.score for c in cands) or 1.0
-    rel = np.array([c.score / top for c in cands], dtype=np.float32)
-    mat = vecs[[c.row for c in cands]]
-    sim = mat @ mat.T
-    chosen: list[int] = []
-    best_sim = np.full(len(cands), -np.inf, dtype=np.float32)
-    for _ in range(budget):
-        penalty = np.where(np.isfinite(best_sim), best_sim, 0.0)
-        mmr = MMR_LAMBDA * rel - (1 - MMR_LAMBDA) * penalty
-        mmr[chosen] = -np.inf
-        pick = int(mmr.argmax())
-        chosen.append(pick)
-        best_sim = np.maximum(best_sim, sim[pick])
-    return [cands[i] for i in chosen]

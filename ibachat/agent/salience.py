@@ -11,12 +11,17 @@ user's preference.
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memory.types import Turn
+
+if TYPE_CHECKING:
+    import numpy as np
 
 HALF_LIFE_DAYS = 60.0
 STATE_HALF_LIFE_DAYS = 14.0  # a short-term state fades fast: it matters while it lasts
@@ -44,6 +49,8 @@ MAX_REPEAT_BONUS = 0.2
 SPEAKER_CUE_FACTOR = {"user": 1.0, "tool": 0.5, "assistant": 0.25}
 SPEAKER_RELEVANCE_FACTOR = {"user": 1.0, "tool": 0.9, "assistant": 0.6}
 QUESTION_FACTOR = 0.5  # a user's question without any strong cue states no preference
+DUPLICATE_COSINE = 0.95  # stored vectors closer than this are the same statement
+MMR_LAMBDA = 0.7  # salience against diversity when filling the budget
 
 _NEGATORS = (
     r"(?:not|never|no|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|wasn'?t|won'?t|can'?t|cannot|hardly|no longer)"
@@ -101,16 +108,18 @@ _CUE_PATTERNS: dict[str, list[str]] = {
     ],
     "temporary state": [
         r"\b(?:injur\w*|sprain\w*|broke my|broken (?:arm|leg|wrist|ankle|foot|hand|toe|finger)|fracture\w*|cast on|crutches|sling)\b",
-        r"\b(?:surgery|operation|extraction|extracted|pulled (?:out|tooth)|tooth (?:pulled|out|removed)|wisdom tooth|stitches|root canal|braces)\b",
+        r"\b(?:surgery|operation|extraction|extracted|stitches|root canal|braces|wisdom tooth)\b",
+        r"\b(?:tooth|teeth|molar|tonsils|appendix|stitches) (?:\w+ )?(?:pulled|out|removed|taken out|extracted)\b",
+        r"\b(?:doctor|dentist|nurse|physio|gp|surgeon|midwife)(?:'s)? (?:said|says|told|tells|wants|advised|orders)\b",
         r"\b(?:pregnan\w*|expecting a baby|trimester|breastfeeding|postpartum)\b",
         r"\b(?:on a diet|dieting|cutting (?:out|back on|down on)|fasting|detox|low[- ]carb|keto|giving up \w+ for)\b",
         r"\b(?:sick|feeling ill|fell ill|been ill|flu|a cold|head cold|fever|covid|migraine|nause\w*|sore throat|stomach bug|food poisoning|allerg\w* (?:flare|season)|infection|antibiotics|medication)\b",
-        r"\b(?:recover\w*|healing|on the mend|doctor (?:said|told|says|wants)|physio\w*|rehab\w*|bed rest)\b",
+        r"\b(?:recover\w*|healing|on the mend|physio\w*|rehab\w*|bed rest)\b",
         r"\b(?:travelling|traveling|on a trip|abroad|away (?:for|until|till)|jet ?lag\w*|out of town|on the road|on vacation|on holiday)\b",
         r"\b(?:exam|exams|finals|midterms|deadline|crunch|busy (?:week|month|period)|night shifts?|on call)\b",
     ],
     "time-bound": [
-        r"\b(?:for now|for the time being|temporarily|at the moment|right now|this (?:week|month|weekend)|for (?:a|the next|another) (?:few |couple of |\w+ )?(?:days|weeks|months|while))\b",
+        r"\b(?:for now|for the time being|temporarily|at the moment|right now|this (?:week|month|weekend)|for (?:a |the next |another )?(?:few |couple of |\w+ )?(?:days|weeks|months|while))\b",
         r"\b(?:until|till|through) (?:next|the end of|my|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
     ],
     "preference": [
@@ -132,6 +141,8 @@ _CUE_PATTERNS: dict[str, list[str]] = {
         r"\b(?:avoid|keep away from|steer clear of)\b",
         r"\b(?:please )?(?:always|never) (?:book|order|give|use|send|put|pick|choose|make|get|add)\b",
         r"\b(?:keep|make) (?:it|them|things|(?:\w+ ){1,4})(?:short|brief|concise|formal|casual|simple|friendly|polite|professional|detailed|light|plain)\b",
+        r"\bfor me,? (?:should|must|need to|have to|has to)\b",
+        r"\b(?:should|must) (?:always|never)\b|\bnever (?:long|short|more than|less than|too)\b",
         r"\b(?:no|without|skip the|less|fewer) (?:more )?(?:emojis?|exclamation marks?|jargon|small talk|bullet points|fluff|filler)\b",
     ],
     "habit": [
@@ -141,10 +152,16 @@ _CUE_PATTERNS: dict[str, list[str]] = {
     ],
 }
 
-_COMPILED = {
-    label: re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
-    for label, patterns in _CUE_PATTERNS.items()
-}
+
+@lru_cache(maxsize=1)
+def _compiled() -> dict[str, re.Pattern[str]]:
+    """One alternation per cue, compiled on first use (not at import)."""
+    return {
+        label: re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+        for label, patterns in _CUE_PATTERNS.items()
+    }
+
+
 _NEGATED_BEFORE = re.compile(r"\b" + _NEGATORS + r"\b(?:\W+\w+){0,2}\W*$", re.IGNORECASE)
 _FIRST_PERSON = re.compile(
     r"\b(?:i|i'm|im|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|us|our|ours)\b", re.IGNORECASE
@@ -173,7 +190,7 @@ def _negated(text: str, start: int) -> bool:
 def detect_cues(text: str) -> Cues:
     """Find preference cues in ``text`` (cached: turns are immutable)."""
     found: set[str] = set()
-    for label, pattern in _COMPILED.items():
+    for label, pattern in _compiled().items():
         if label not in _NEGATABLE:
             if pattern.search(text):
                 found.add(label)
@@ -267,3 +284,64 @@ def score_turn(
     score += RECENCY_WEIGHT * rec
     why.append(age_label(turn.time, now))
     return score, why
+
+
+# ------------------------------------------------------------ selection: duplicates, diversity, behaviour
+
+
+def drop_near_duplicates(
+    order: Sequence[int], sims: np.ndarray, threshold: float = DUPLICATE_COSINE
+) -> dict[int, int]:
+    """Walk ``order`` (most salient first) and drop items within ``threshold`` of one kept.
+
+    ``sims`` is the items' cosine matrix. Returns kept index -> how many copies it absorbed,
+    in ``order``'s order.
+    """
+    kept: dict[int, int] = {}
+    rows: list[int] = []
+    for i in order:
+        if rows:
+            near = sims[i, rows]
+            j = int(near.argmax())
+            if float(near[j]) > threshold:
+                kept[rows[j]] += 1
+                continue
+        rows.append(i)
+        kept[i] = 0
+    return kept
+
+
+def mmr(scores: Sequence[float], sims: np.ndarray, k: int, lam: float = MMR_LAMBDA) -> list[int]:
+    """Maximal marginal relevance: ``k`` indices, each the best trade of salience against
+    similarity to those already picked (salience scaled to [0, 1] by the top score)."""
+    import numpy as np
+
+    n = len(scores)
+    if n <= k:
+        return list(range(n))
+    top = max(max(scores), 1e-9)
+    rel = np.asarray(scores, dtype=np.float32) / top
+    chosen: list[int] = []
+    closest = np.zeros(n, dtype=np.float32)
+    for _ in range(k):
+        value = lam * rel - (1 - lam) * closest
+        value[chosen] = -np.inf
+        pick = int(value.argmax())
+        chosen.append(pick)
+        closest = np.maximum(closest, sims[pick])
+    return chosen
+
+
+def past_calls_summary(arguments: Sequence[Any], limit: int = 4) -> str:
+    """The most common value of each argument over past calls: "spice=hot 14/23, size=large 9/23"."""
+    counts: dict[str, Counter[str]] = {}
+    for args in arguments:
+        if isinstance(args, dict):
+            for name, value in args.items():
+                if isinstance(value, (str, int, float, bool)):
+                    counts.setdefault(str(name), Counter())[str(value)] += 1
+    parts = []
+    for name, counter in list(counts.items())[:limit]:
+        value, count = counter.most_common(1)[0]
+        parts.append(f"{name}={value} {count}/{len(arguments)}")
+    return ", ".join(parts)

@@ -164,6 +164,7 @@ NEEDLES = {
     "evening_user": "I prefer evening flights, early mornings wreck me",
     "morning_claim": "You mentioned you prefer morning flights, so I picked the 7am departure.",
     "email_tone": "keep emails to my boss short and formal, no exclamation marks",
+    "ankle": "sprained my ankle at football, so no stairs or long walks for a couple of weeks",
 }
 
 
@@ -279,6 +280,7 @@ def build_history(seed: int = 7, sessions: int = 90) -> list[dict]:
     _session(
         recs, "n-email", NOW - timedelta(days=70), [(NEEDLES["email_tone"], "Understood: brief and formal.")]
     )
+    _session(recs, "n-ankle", NOW - timedelta(days=4), [(NEEDLES["ankle"], "Ouch! Rest it well.")])
     recs.sort(key=lambda r: r["time"])
     return recs
 
@@ -491,3 +493,43 @@ def test_deep_finds_needles_the_single_query_misses(minilm_store):
     wanted = {NEEDLES["window_fix"], NEEDLES["evening_user"]}
     assert wanted <= set(deep)
     assert len(wanted & set(single)) < len(wanted)
+
+
+def test_many_past_calls_are_folded_with_a_summary(tmp_path):
+    with Memory.open(tmp_path / "calls", embedder="hash:256", fsync=False) as mem:
+        for i in range(8):
+            spice = "hot" if i < 6 else "mild"
+            mem.add_turn(
+                f"o{i}",
+                "tool",
+                f"order_food {spice} noodles number {i}",
+                time=NOW - timedelta(days=30 + 7 * i),
+                tool_call={"name": "order_food", "arguments": {"dish": "noodles", "spice": spice}},
+            )
+        ev = deep_retrieve(mem, "order noodles for dinner", now=NOW, tool=FOOD_TOOL)
+    calls = [item for item in ev.items if item.turn.role == "tool"]
+    assert len(calls) == 3 and ev.stats["folded_tool_calls"] == 5
+    assert "8 past calls of order_food found: dish=noodles 8/8, spice=hot 6/8" in calls[0].why
+
+
+def test_a_stated_preference_sharing_a_word_makes_evidence_non_empty(minilm_store):
+    ev = deep_retrieve(minilm_store, "summarise the emails from my boss", now=NOW)
+    assert NEEDLES["email_tone"] in texts(ev)
+
+
+def test_a_fresh_state_found_by_its_facet_counts_for_an_unworded_task(minilm_store):
+    # MiniLM sees little in common between the task and the injury; the health facet does.
+    ev = deep_retrieve(minilm_store, "plan a day out in the city this weekend", now=NOW)
+    assert rank(ev, NEEDLES["ankle"]) < 3
+    assert "temporary state" in ev.items[rank(ev, NEEDLES["ankle"])].why
+
+
+def test_model_subqueries_are_searched_and_counted(hash_store):
+    llm = ScriptedLLM([{"queries": ["window seat", "Oslo flight"]}])
+    llm.capable = True
+    counters = PlannerCounters()
+    ev = deep_retrieve(hash_store, "book a trip", now=NOW, llm=llm, counters=counters)
+    assert ("llm:1", "window seat") in ev.subqueries and counters.model_calls == 1
+    assert "expand_model" in ev.stats["ms"] and not counters.fallbacks
+    fix = ev.items[rank(ev, NEEDLES["window_fix"])]
+    assert "facet: llm:1" in fix.why

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 
 from ibachat.agent.salience import (
@@ -11,6 +12,9 @@ from ibachat.agent.salience import (
     RECENCY_WEIGHT,
     age_label,
     detect_cues,
+    drop_near_duplicates,
+    mmr,
+    past_calls_summary,
     recency,
     score_turn,
 )
@@ -104,6 +108,7 @@ def test_updates(text):
         "exams all this week, very stressed",
         "I'm travelling for work until Friday",
         "my doctor said to cut back on salt",
+        "had a molar taken out on Tuesday, nothing crunchy for ten days",
     ],
 )
 def test_temporary_states(text):
@@ -195,3 +200,27 @@ def test_repeats_add_a_bounded_bonus():
     many, why = score_turn(turn("I take my coffee black"), 0.5, NOW, repeats=30)
     assert once < many <= once + 0.2 + 1e-9
     assert "said 31 times" in why
+
+
+def _unit(rows: list[list[float]]) -> np.ndarray:
+    mat = np.asarray(rows, dtype=np.float32)
+    return mat / np.linalg.norm(mat, axis=1, keepdims=True)
+
+
+def test_near_duplicates_fold_into_the_first_in_order():
+    vecs = _unit([[1, 0, 0], [1, 0.01, 0], [0, 1, 0], [0.999, 0.02, 0], [0, 0, 1]])
+    kept = drop_near_duplicates([2, 1, 0, 3, 4], vecs @ vecs.T)
+    assert kept == {2: 0, 1: 2, 4: 0}  # 0 and 3 are copies of 1, which came first
+
+
+def test_mmr_trades_salience_for_diversity():
+    vecs = _unit([[1, 0], [1, 0.05], [0, 1]])
+    sims = vecs @ vecs.T
+    assert mmr([1.0, 0.95, 0.6], sims, 2) == [0, 2]  # the near-copy of 0 loses to a different turn
+    assert mmr([1.0, 0.95, 0.6], sims, 2, lam=1.0) == [0, 1]  # pure salience
+    assert mmr([1.0, 0.5], sims[:2, :2], 5) == [0, 1]
+
+
+def test_past_calls_summary_counts_the_usual_value():
+    calls = [{"spice": "hot", "size": "large"}, {"spice": "hot"}, {"spice": "mild", "size": "large"}, None]
+    assert past_calls_summary(calls) == "spice=hot 2/4, size=large 2/4"
