@@ -275,19 +275,7 @@ class Assistant:
 
 
 def _reasons(plan: Any, tool_name: str) -> dict[str, str]:
-    """Per-parameter reasons from the plan's action directives, whatever their exact shape."""
+    """Per-parameter reasons from the plan's parameter directives."""
     data = plan.to_dict() if hasattr(plan, "to_dict") else {}
-    directives = data.get("directives", {}) if isinstance(data, dict) else {}
-    action = directives.get("action") or directives.get("parameters") or {}
-    if isinstance(action, dict) and "parameters" in action:
-        action = action["parameters"]
-    out: dict[str, str] = {}
-    if isinstance(action, dict):
-        for param, spec in action.items():
-            if isinstance(spec, dict) and spec.get("reason"):
-                out[param] = str(spec["reason"])
-    elif isinstance(action, list):
-        for spec in action:
-            if isinstance(spec, dict) and spec.get("param") and spec.get("reason"):
-                out[str(spec["param"])] = str(spec["reason"])
-    return out
+    params = data.get("params") or {}
+    return {name: str(spec["reason"]) for name, spec in params.items() if isinstance(spec, dict) and spec.get("reason")}

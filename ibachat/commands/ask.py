@@ -11,12 +11,12 @@ import click
 from ibachat.commands.common import err_console, open_memory, out_console
 
 
-def load_model(obj: dict[str, Any]) -> Any:
+def load_model(obj: dict[str, Any], spec: str | None = None) -> Any:
     """The configured chat model (not loaded yet: the first call loads or connects)."""
     from ibachat.llm.select import resolve_model
 
     cfg = obj["config"]
-    return resolve_model(cfg.model, host=cfg.ollama_host or None)
+    return resolve_model(spec or cfg.model, host=cfg.ollama_host or None)
 
 
 @click.command()
@@ -29,14 +29,15 @@ def load_model(obj: dict[str, Any]) -> Any:
     help="Print the alignment plan: evidence, preferences, conflicts, directives.",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for machines.")
+@click.option("--model", help="Chat model for this turn: auto | embedded | embedded:/path.gguf | ollama:NAME.")
 @click.pass_obj
-def ask(obj: dict[str, Any], message: str, session: str, yes: bool, show_plan: bool, as_json: bool) -> None:
+def ask(obj: dict[str, Any], message: str, session: str, yes: bool, show_plan: bool, as_json: bool, model: str | None) -> None:
     """Ask once: the turn is stored, the planner runs, the answer streams (or an action is proposed)."""
     from ibachat.assistant import Assistant
 
     if not message.strip():
         raise click.UsageError("the message is empty")
-    llm = load_model(obj)
+    llm = load_model(obj, model)
     console = out_console()
     with open_memory(obj) as mem:
         assistant = Assistant(mem, llm, config=obj["config"])
