@@ -11,6 +11,7 @@ import difflib
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from ibachat.errors import IbachatError
@@ -82,7 +83,8 @@ def _list(
     out["minItems"], out["maxItems"] = min_items, max_items
     if "enum" in item:
         out["uniqueItems"] = True
-        out["default"] = []
+        if min_items == 0:
+            out["default"] = []
     return out
 
 
@@ -593,14 +595,19 @@ def as_task_tool(tool: Tool) -> dict[str, Any]:
     return {"name": tool.name, "description": tool.description, "parameters": copy.deepcopy(tool.parameters)}
 
 
-def validate_arguments(name: str, arguments: Any) -> None:
-    """Raise IbachatError with the first error's path and message when ``arguments`` do not fit."""
+@cache
+def _validator(name: str) -> Any:
     from jsonschema import Draft202012Validator, FormatChecker
 
-    tool = get_tool(name)
+    return Draft202012Validator(get_tool(name).parameters, format_checker=FormatChecker())
+
+
+def validate_arguments(name: str, arguments: Any) -> None:
+    """Raise IbachatError with the first error's path and message when ``arguments`` do not fit."""
+    get_tool(name)
     if not isinstance(arguments, dict):
         raise IbachatError(f"{name}: arguments must be a JSON object, got {type(arguments).__name__}")
-    validator = Draft202012Validator(tool.parameters, format_checker=FormatChecker())
+    validator = _validator(name)
     errors = sorted(
         validator.iter_errors(arguments), key=lambda e: (list(map(str, e.absolute_path)), e.message)
     )
