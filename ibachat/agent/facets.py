@@ -88,6 +88,23 @@ def content_words(text: str, limit: int | None = None) -> list[str]:
     return out[:limit] if limit else out
 
 
+_SUFFIXES = tuple("ations ation ising izing ised ized ises izes ise ize ies ing ed es s y".split())
+
+
+def _stem(word: str) -> str:
+    """A crude stem for term overlap: one common suffix off, then at most 6 letters."""
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            break
+    return word[:6]
+
+
+def terms(text: str) -> set[str]:
+    """Stemmed content words, for telling whether two texts share a real word."""
+    return {_stem(w) for w in content_words(text)}
+
+
 def _split_name(name: str) -> str:
     return _CAMEL.sub(" ", name).replace("_", " ").replace("-", " ").lower()
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ibachat.agent.facets import FACET_CUES, FACET_VOCAB, content_words, expand, is_anchored
+from ibachat.agent.facets import FACET_CUES, FACET_VOCAB, expand, is_anchored, terms
 from ibachat.agent.salience import detect_cues, drop_near_duplicates, mmr, past_calls_summary, score_turn
 from ibachat.agent.types import Evidence, EvidenceItem, PlannerCounters
 from ibachat.errors import ConfigError
@@ -111,22 +111,6 @@ class _Candidate:
     why: list[str] = field(default_factory=list)
 
 
-_SUFFIXES = tuple("ations ation ising izing ised ized ises izes ise ize ies ing ed es s y".split())
-
-
-def _stem(word: str) -> str:
-    """A crude stem for term overlap: one common suffix off, then at most 6 letters."""
-    for suffix in _SUFFIXES:
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            word = word[: -len(suffix)]
-            break
-    return word[:6]
-
-
-def _terms(text: str) -> set[str]:
-    return {_stem(w) for w in content_words(text)}
-
-
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
 
@@ -175,7 +159,10 @@ def _usable(turn: Turn, now: datetime, task: str) -> bool:
 
 
 def _single(memory: MemoryLike, task: str, now: datetime, budget: int, mode: str) -> Evidence:
-    """One query, top-``budget`` hits of one search: the baselines and ablations."""
+    """One query, top-``budget`` hits of one search: the baselines and ablations.
+
+    Items keep the search's own score (fused rank, cosine or BM25), not a salience.
+    """
     search_mode = "hybrid" if mode == "single" else mode
     stats: dict[str, Any] = {"mode": mode, "ms": {}}
     if not task or budget == 0 or len(memory) == 0:
@@ -198,9 +185,9 @@ def _embed_subqueries(memory: MemoryLike, subqueries: list[tuple[str, str]]) -> 
     """(search vectors, raw vectors), from one batch for the embedder.
 
     A generic facet is embedded as its vocabulary alone (raw) and searched with that plus
-    ``TASK_MIX`` times the task's vector: the facet's cue first, the task's topic second. The vocabularies never change, so after the first
-    task they come from the embedding cache and a task costs the embedder one text
-    (plus any model-written sub-queries).
+    ``TASK_MIX`` times the task's vector: the facet's cue first, the task's topic second.
+    The vocabularies never change, so after the first task they come from the embedding
+    cache and a task costs the embedder one text (plus any model-written sub-queries).
     """
     import numpy as np
 
@@ -272,20 +259,20 @@ def _deep(
 
     t0 = time.perf_counter()
     turns = [t for t in memory.get_many(list(found)) if _usable(t, now, task)]
+    turns, vecs = _with_vectors(memory, turns)
     stats["unusable"] = len(found) - len(turns)
     if not turns:
         ms["score"] = _ms(t0)
         return _empty(task, subqueries, stats, "no candidates")
     cands = [_Candidate(t, i, found[t.id][1]) for i, t in enumerate(turns)]
-    vecs = np.asarray(memory.vectors([t.id for t in turns]), dtype=np.float32)
     floors = floors_for(memory)
     sim = _Similarity(subqueries, raw)
     dense, anchored = sim.relevance(vecs, turns)
-    task_terms = _terms(task) - LEXICAL_IGNORE
+    task_terms = terms(task) - LEXICAL_IGNORE
     for cand in cands:
         cand.dense, cand.anchored = float(dense[cand.row]), float(anchored[cand.row])
         if task_terms:
-            cand.lexical = len(task_terms & _terms(cand.turn.text)) / min(len(task_terms), 3)
+            cand.lexical = len(task_terms & terms(cand.turn.text)) / min(len(task_terms), 3)
         cand.relevance = _relevance(cand.dense, cand.lexical, floors)
         cand.score, cand.why = _score(cand, now, tool)
     ms["score"] = _ms(t0)
@@ -323,6 +310,24 @@ def _deep(
     stats.update(kept=len(chosen), empty=not chosen)
     items = [EvidenceItem(c.turn, round(c.score, 4), c.facets, c.why, c.context) for c in chosen]
     return Evidence(task, items, subqueries, stats)
+
+
+def _with_vectors(memory: MemoryLike, turns: list[Turn]) -> tuple[list[Turn], np.ndarray]:
+    """The turns' stored vectors; a turn the vector index lacks (not indexed yet) is left out."""
+    import numpy as np
+
+    try:
+        return turns, np.asarray(memory.vectors([t.id for t in turns]), dtype=np.float32)
+    except NotFound:
+        pairs = []
+        for turn in turns:
+            try:
+                pairs.append((turn, np.asarray(memory.vectors([turn.id]), dtype=np.float32)[0]))
+            except NotFound:
+                continue
+        if not pairs:
+            return [], np.zeros((0, 1), dtype=np.float32)
+        return [t for t, _ in pairs], np.stack([v for _, v in pairs])
 
 
 def _fold_tool_calls(

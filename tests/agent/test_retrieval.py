@@ -14,6 +14,7 @@ from ibachat.agent.retrieval import deep_retrieve
 from ibachat.agent.types import PlannerCounters
 from ibachat.errors import ConfigError
 from ibachat.llm.scripted import TIMEOUT, ScriptedLLM
+from memory.errors import NotFound
 from memory.memory import Memory
 
 NOW = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)
@@ -533,3 +534,29 @@ def test_model_subqueries_are_searched_and_counted(hash_store):
     assert "expand_model" in ev.stats["ms"] and not counters.fallbacks
     fix = ev.items[rank(ev, NEEDLES["window_fix"])]
     assert "facet: llm:1" in fix.why
+
+
+class _LosesOneVector:
+    """The real store, except that one turn's vector is missing (indexed after the search)."""
+
+    def __init__(self, mem: Memory, missing: int) -> None:
+        self._mem, self._missing = mem, missing
+
+    def __getattr__(self, name):
+        return getattr(self._mem, name)
+
+    def __len__(self) -> int:
+        return len(self._mem)
+
+    def vectors(self, ids):
+        if self._missing in ids:
+            raise NotFound(f"turn {self._missing} has no vector in the index")
+        return self._mem.vectors(ids)
+
+
+def test_a_candidate_without_a_vector_is_left_out(tmp_path):
+    with Memory.open(tmp_path / "gap", embedder="hash:256", fsync=False) as mem:
+        lost = mem.add_turn("a", "user", "I like green tea", time=NOW - timedelta(days=3))
+        mem.add_turn("b", "user", "I like mint tea", time=NOW - timedelta(days=4))
+        ev = deep_retrieve(_LosesOneVector(mem, lost.id), "brew some tea", now=NOW)
+    assert texts(ev) == ["I like mint tea"]
