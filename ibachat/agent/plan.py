@@ -1,0 +1,550 @@
+"""The alignment plan: what the history says this user wants for this task, and why.
+
+``build_plan`` maps preference events onto the task's target (a tool's parameters, or
+the text dimensions of an answer), resolves them as of ``now`` and writes directives:
+for a tool, per parameter the allowed values or bounds and the chosen value with its
+reason; for text, tone, length, structure and words to use or avoid. ``to_dict`` is
+JSON-safe (saved with the turn it shaped); ``render`` shows it with rich, markup-safe.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ibachat.agent.lexicon import ATTRIBUTES, BY_DIMENSION, avoided_values, context_re
+from ibachat.agent.resolve import Decision, Domain, Resolution, resolve
+from ibachat.agent.schema_map import NUMERIC_DIMS, Param, bindings, map_event, params
+from ibachat.agent.types import Evidence, PlannerCounters
+from memory.ledger import PreferenceEvent, copy_event
+
+SHORT_WORDS = 120  # "short" without a number
+LONG_MIN_WORDS = 200  # "detailed" without a number
+
+
+@dataclass
+class EvidenceUse:
+    turn_id: int
+    role: str
+    time: str
+    snippet: str
+    why: list[str]
+    score: float
+
+
+@dataclass
+class AppliedPreference:
+    event_id: str
+    target: str
+    dimension: str
+    value: str
+    polarity: int
+    kind: str
+    status: str  # active | superseded | expired | one-off | ignored | future | outweighed
+    note: str
+    evidence: list[int]
+    speaker: str
+    valid_from: str
+    valid_until: str | None
+    scope: str
+    confidence: float
+    subject: str
+    extractor: str
+
+
+@dataclass
+class ParamDirective:
+    name: str
+    kind: str
+    chosen: Any = None
+    allowed: list[Any] | None = None
+    avoid: list[Any] = field(default_factory=list)
+    minimum: float | None = None
+    maximum: float | None = None
+    certain: bool = False
+    source: str = "none"
+    reason: str = ""
+
+
+@dataclass
+class TextDirectives:
+    tone: list[str] = field(default_factory=list)
+    length: str | None = None
+    max_words: int | None = None
+    min_words: int | None = None
+    structure: str | None = None  # bullets | numbered | prose
+    avoid_words: list[str] = field(default_factory=list)
+    use_words: list[str] = field(default_factory=list)
+    no_emoji: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = []
+        if self.tone:
+            out.append("Tone: " + ", ".join(self.tone) + ".")
+        if self.max_words:
+            out.append(f"Length: at most {self.max_words} words.")
+        if self.min_words:
+            out.append(f"Length: at least {self.min_words} words.")
+        if self.structure == "bullets":
+            out.append("Structure: bullet points ('- ' at the start of each line).")
+        elif self.structure == "numbered":
+            out.append("Structure: a numbered list ('1. ', '2. ', ...).")
+        elif self.structure == "prose":
+            out.append("Structure: plain paragraphs, no lists or bullet points.")
+        if self.avoid_words:
+            out.append("Never use these words: " + ", ".join(f'"{w}"' for w in self.avoid_words) + ".")
+        if self.use_words:
+            out.append("Use: " + ", ".join(f'"{w}"' for w in self.use_words) + ".")
+        if self.no_emoji:
+            out.append("No emoji.")
+        out += [f"Keep in mind: {n}" for n in self.notes]
+        return out
+
+
+@dataclass
+class AlignmentPlan:
+    task: str
+    now: datetime
+    mode: str = "iba"
+    tool: str | None = None
+    evidence: list[EvidenceUse] = field(default_factory=list)
+    preferences: list[AppliedPreference] = field(default_factory=list)
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+    params: dict[str, ParamDirective] = field(default_factory=dict)
+    text: TextDirectives | None = None
+    clarifications: list[str] = field(default_factory=list)
+    context_notes: list[str] = field(default_factory=list)  # pasted evidence (ablations without alignment)
+    content: dict[str, dict[str, Any]] = field(
+        default_factory=dict
+    )  # attribute -> chosen/avoid for free text
+    counters: PlannerCounters = field(default_factory=PlannerCounters)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "task": self.task,
+            "now": self.now.isoformat(),
+            "mode": self.mode,
+            "tool": self.tool,
+            "evidence": [asdict(e) for e in self.evidence],
+            "preferences": [asdict(p) for p in self.preferences],
+            "conflicts": list(self.conflicts),
+            "params": {k: asdict(v) for k, v in self.params.items()},
+            "text": asdict(self.text) if self.text else None,
+            "clarifications": list(self.clarifications),
+            "context_notes": list(self.context_notes),
+            "content": dict(self.content),
+            "counters": asdict(self.counters),
+        }
+
+    def directive_lines(self) -> list[str]:
+        """The plan as plain instructions for a model."""
+        out: list[str] = []
+        for p in self.params.values():
+            if p.chosen is not None or p.allowed is not None or p.avoid or p.maximum is not None:
+                bits = [f"{p.name}:"]
+                if p.chosen is not None:
+                    bits.append(f"use {p.chosen!r}")
+                if p.avoid:
+                    bits.append("never " + ", ".join(map(repr, p.avoid)))
+                if p.maximum is not None:
+                    bits.append(f"at most {p.maximum}")
+                if p.minimum is not None:
+                    bits.append(f"at least {p.minimum}")
+                if p.reason:
+                    bits.append(f"({p.reason[:100]})")
+                out.append(" ".join(bits))
+        if self.text is not None:
+            out += self.text.lines()
+        return out + self.context_notes
+
+    def render(self, console: Any) -> None:
+        """Show the plan with rich; every piece of user text goes in as plain Text (no markup)."""
+        from rich.panel import Panel
+        from rich.table import Table
+        from rich.text import Text
+
+        def table(title: str, *cols: str) -> Table:
+            t = Table(title=title, title_justify="left", show_lines=False, expand=False)
+            for c in cols:
+                t.add_column(c, overflow="fold")
+            return t
+
+        head = f"Alignment plan ({self.mode}) at {self.now:%Y-%m-%d %H:%M}" + (
+            f" for {self.tool}" if self.tool else ""
+        )
+        console.print(Panel(Text(self.task), title=Text(head)))
+        if self.params:
+            t = table("Parameters", "parameter", "chosen", "allowed / avoid", "why")
+            for p in self.params.values():
+                limits = []
+                if p.allowed is not None:
+                    limits.append("allowed: " + ", ".join(map(str, p.allowed)))
+                if p.avoid:
+                    limits.append("avoid: " + ", ".join(map(str, p.avoid)))
+                if p.maximum is not None:
+                    limits.append(f"max {p.maximum}")
+                t.add_row(
+                    Text(p.name),
+                    Text("" if p.chosen is None else str(p.chosen)),
+                    Text("; ".join(limits)),
+                    Text(p.reason),
+                )
+            console.print(t)
+        for line in self.directive_lines() if self.text is not None else []:
+            console.print(Text("  " + line))
+        if self.preferences:
+            t = table("Preferences", "status", "kind", "preference", "since", "turns", "note")
+            for p in self.preferences:
+                sign = {1: "+", -1: "-", 0: "~"}[p.polarity]
+                until = f" .. {p.valid_until[:10]}" if p.valid_until else ""
+                t.add_row(
+                    Text(p.status),
+                    Text(p.kind),
+                    Text(f"{sign}{p.dimension}={p.value}"),
+                    Text(p.valid_from[:10] + until),
+                    Text(",".join(map(str, p.evidence))),
+                    Text(p.note or p.subject[:60]),
+                )
+            console.print(t)
+        if self.conflicts:
+            t = table("Conflicts", "on", "how", "why")
+            for c in self.conflicts:
+                t.add_row(Text(str(c["key"])), Text(str(c["how"])), Text(str(c["why"])))
+            console.print(t)
+        if self.evidence:
+            t = table("Evidence", "turn", "role", "why kept", "snippet")
+            for e in self.evidence:
+                t.add_row(Text(str(e.turn_id)), Text(e.role), Text(", ".join(e.why)), Text(e.snippet[:100]))
+            console.print(t)
+        for q in self.clarifications:
+            console.print(Text("? " + q))
+        c = self.counters
+        console.print(
+            Text(
+                f"model calls {c.model_calls}, tokens {c.prompt_tokens}+{c.completion_tokens}, fallbacks {len(c.fallbacks)}"
+            )
+        )
+
+
+def evidence_uses(evidence: Evidence | None, events: list[PreferenceEvent]) -> list[EvidenceUse]:
+    if evidence is None:
+        return []
+    by_turn: dict[int, list[str]] = {}
+    for e in events:
+        for t in e.evidence:
+            tag = (
+                "ignored: instruction inside memory"
+                if e.kind == "ignored"
+                else f"{e.kind} {e.dimension.split('.')[-1]}={e.value}"
+            )
+            by_turn.setdefault(t, []).append(tag)
+    out = []
+    for item in evidence.items:
+        t = item.turn
+        out.append(
+            EvidenceUse(
+                t.id,
+                t.role,
+                t.time.isoformat(),
+                t.text[:200],
+                list(item.why) + by_turn.get(t.id, [])[:3],
+                round(item.score, 3),
+            )
+        )
+    return out
+
+
+def _applied(
+    res: Resolution, origin: dict[str, str], originals: dict[str, PreferenceEvent]
+) -> list[AppliedPreference]:
+    best: dict[str, tuple[str, str, str]] = {}
+    order = ["active", "outweighed", "superseded", "expired", "one-off", "future", "ignored"]
+    for cid, status in res.status.items():
+        oid = origin.get(cid, cid)
+        target = res.events[cid].dimension
+        cur = best.get(oid)
+        if cur is None or order.index(status) < order.index(cur[0]):
+            best[oid] = (status, res.notes.get(cid, ""), target)
+    out = []
+    for oid, (status, note, target) in best.items():
+        e = originals[oid]
+        out.append(
+            AppliedPreference(
+                e.id,
+                target,
+                e.dimension,
+                e.value,
+                e.polarity,
+                e.kind,
+                status,
+                note,
+                list(e.evidence),
+                e.speaker,
+                e.valid_from.isoformat(),
+                e.valid_until.isoformat() if e.valid_until else None,
+                e.scope,
+                e.confidence,
+                e.subject,
+                e.extractor,
+            )
+        )
+    out.sort(key=lambda p: (order.index(p.status), p.valid_from))
+    return out
+
+
+def _content(d: Decision) -> dict[str, Any]:
+    """What free-text arguments must respect on one attribute (checked at execution)."""
+    attr = BY_DIMENSION[d.key]
+    avoid = list(d.avoid)
+    if attr.exclusive and d.chosen and d.source not in ("habit", "none"):
+        avoid += [v for v in attr.values if v != d.chosen and v not in avoid and v not in d.acceptable]
+    return {
+        "chosen": d.chosen,
+        "avoid": avoid,
+        "source": d.source,
+        "until": d.until.isoformat() if d.until else None,
+    }
+
+
+def _typed(label: str, param: Param) -> Any:
+    for v in param.enum:
+        if str(v) == label:
+            return v
+    if param.kind == "boolean":
+        return label == "true"
+    if param.kind == "integer":
+        return int(float(label))
+    if param.kind == "number":
+        return float(label)
+    return label
+
+
+def build_plan(
+    task: str,
+    now: datetime,
+    events: list[PreferenceEvent],
+    *,
+    tool: dict[str, Any] | None = None,
+    superseded: set[str] | None = None,
+    evidence: Evidence | None = None,
+    counters: PlannerCounters | None = None,
+    mode: str = "iba",
+) -> AlignmentPlan:
+    """Resolve ``events`` as of ``now`` and write the plan for ``task`` (a tool call or text)."""
+    plan = AlignmentPlan(
+        task, now, mode, tool.get("name") if tool else None, counters=counters or PlannerCounters()
+    )
+    superseded = superseded or set()
+    originals = {e.id: e for e in events}
+    if tool:
+        res, origin = _tool_resolution(tool, events, now, superseded)
+        _tool_directives(plan, tool, res)
+        content, _ = lexicon_resolution(events, now, superseded, set(BY_DIMENSION))
+        plan.content = {k: _content(d) for k, d in content.decisions.items() if d.chosen or d.avoid}
+    else:
+        res, origin = _text_resolution(task, events, now, superseded)
+        plan.text = _text_directives(res)
+    plan.preferences = _applied(res, origin, originals)
+    plan.conflicts = [
+        c.to_dict()
+        | {"kept": [origin.get(i, i) for i in c.kept], "overridden": [origin.get(i, i) for i in c.overridden]}
+        for c in res.conflicts
+    ]
+    plan.clarifications = [d.question for d in res.decisions.values() if d.question]
+    plan.evidence = evidence_uses(evidence, events)
+    return plan
+
+
+def _tool_resolution(
+    tool: dict[str, Any], events: list[PreferenceEvent], now: datetime, superseded: set[str]
+) -> tuple[Resolution, dict[str, str]]:
+    binds = bindings(tool)
+    mapped: list[PreferenceEvent] = []
+    origin: dict[str, str] = {}
+    gone: set[str] = set()
+    seen: set[tuple[Any, ...]] = set()
+    domains: dict[str, Domain] = {}
+    for param in params(tool):
+        key = f"param:{param.name}"
+        domains[key] = _domain(param, binds[param.name])
+        for e in events:
+            for label, pol in map_event(e, tool, param, binds[param.name]):
+                sig = (key, label, pol, e.kind, e.evidence, e.valid_from)
+                if sig in seen:
+                    continue
+                seen.add(sig)
+                c = copy_event(e, dimension=key, value=label, polarity=pol)
+                origin[c.id] = e.id
+                mapped.append(c)
+                if e.id in superseded:
+                    gone.add(c.id)
+    context = [
+        e for e in events if e.dimension.startswith(("state.", "injection")) or e.kind in ("claim", "ignored")
+    ]
+    res = resolve(mapped + context, now, domains=domains, superseded=gone)
+    return res, origin
+
+
+def _domain(param: Param, binds: list[Any]) -> Domain:
+    default = param.schema.get("default")
+    if param.kind in ("enum", "list_enum"):
+        labels = param.labels
+        ranks: dict[str, int] = {}
+        for b in binds:
+            ranks.update(b.rank)
+        ordered = len(ranks) >= 2
+        if ordered:
+            labels = sorted(labels, key=lambda lab: (ranks.get(lab, 99), labels.index(lab)))
+        return Domain(
+            labels,
+            exclusive=param.kind == "enum",
+            ordered=ordered,
+            default=None if default is None else str(default),
+        )
+    if param.kind == "boolean":
+        return Domain(["true", "false"], default=None if default is None else str(default).lower())
+    return Domain([], exclusive=param.kind not in ("list",), default=None)
+
+
+def _tool_directives(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution) -> None:
+    for param in params(tool):
+        d = res.decisions.get(f"param:{param.name}")
+        pd = ParamDirective(param.name, param.kind)
+        plan.params[param.name] = pd
+        if d is None:
+            continue
+        pd.source, pd.reason = d.source, d.reason
+        certain = (
+            d.chosen is not None
+            and (
+                d.source in ("task", "state", "correction", "update", "statement", "request")
+                or d.confidence >= 0.5
+            )
+            and not d.needs_clarification
+        )
+        if param.kind == "enum":
+            pd.avoid = [_typed(v, param) for v in d.avoid]
+            pd.allowed = [_typed(v, param) for v in (d.allowed or [])] or None if d.avoid else None
+            pd.chosen = _typed(d.chosen, param) if d.chosen is not None else None
+            pd.certain = certain
+        elif param.kind == "list_enum" or (param.kind == "list" and param.negative):
+            chosen = [v for v in d.prefer if v not in d.avoid] or ([d.chosen] if d.chosen else [])
+            pd.chosen = [_typed(v, param) for v in dict.fromkeys(chosen)] or None
+            pd.avoid = [_typed(v, param) for v in d.avoid]
+            if param.kind == "list_enum" and d.avoid:
+                pd.allowed = [_typed(v, param) for v in (d.allowed or [])]
+            pd.certain = pd.chosen is not None
+        elif param.kind == "boolean":
+            pd.chosen = d.chosen == "true" if d.chosen in ("true", "false") else None
+            pd.certain = certain and pd.chosen is not None
+        elif param.kind in ("integer", "number") and d.chosen is not None:
+            value = _typed(d.chosen, param)
+            if re.search(r"max|limit|budget|cap", param.name.lower()):
+                pd.maximum = value
+            pd.chosen, pd.certain = value, certain
+
+
+def _text_resolution(
+    task: str, events: list[PreferenceEvent], now: datetime, superseded: set[str]
+) -> tuple[Resolution, dict[str, str]]:
+    wanted = {a.dimension for a in ATTRIBUTES if a.dimension.startswith("text.")} | {
+        k for k in NUMERIC_DIMS if k.startswith("text.")
+    }
+    wanted |= {"text.avoid_words", "text.use_words"}
+    low = task.lower()
+    for attr in ATTRIBUTES:
+        if attr.dimension.startswith("text."):
+            continue
+        if (attr.context and context_re(attr.context).search(low)) or any(
+            re.search(rf"\b{re.escape(a)}\b", low) for a in attr.aliases
+        ):
+            wanted.add(attr.dimension)
+    return lexicon_resolution(events, now, superseded, wanted)
+
+
+def lexicon_resolution(
+    events: list[PreferenceEvent], now: datetime, superseded: set[str], wanted: set[str]
+) -> tuple[Resolution, dict[str, str]]:
+    """Resolve events on lexicon dimensions (avoided scale values expanded)."""
+    chosen: list[PreferenceEvent] = []
+    origin: dict[str, str] = {}
+    gone: set[str] = set()
+    for e in events:
+        if (
+            e.dimension in wanted
+            or e.dimension.startswith(("state.", "injection"))
+            or e.kind in ("claim", "ignored")
+        ):
+            attr = BY_DIMENSION.get(e.dimension)
+            if e.polarity < 0 and attr is not None and attr.scale:
+                for v in avoided_values(attr, e.value, generic=False):
+                    c = copy_event(e, value=v)
+                    origin[c.id] = e.id
+                    chosen.append(c)
+                    if e.id in superseded:
+                        gone.add(c.id)
+                continue
+            chosen.append(e)
+            if e.id in superseded:
+                gone.add(e.id)
+    domains = {
+        a.dimension: Domain(
+            list(a.scale or a.values), exclusive=a.exclusive, ordered=bool(a.scale), label=a.label
+        )
+        for a in ATTRIBUTES
+        if a.dimension in wanted
+    }
+    return resolve(chosen, now, domains=domains, superseded=gone), origin
+
+
+def _text_directives(res: Resolution) -> TextDirectives:
+    t = TextDirectives()
+    dec: dict[str, Decision] = res.decisions
+    length = dec.get("text.length")
+    if length and length.chosen:
+        t.length = length.chosen
+        t.max_words = SHORT_WORDS if length.chosen == "short" else None
+        t.min_words = LONG_MIN_WORDS if length.chosen == "long" else None
+    for key, attr in (("text.max_words", "max_words"), ("text.min_words", "min_words")):
+        d = dec.get(key)
+        if d and d.chosen and d.chosen.isdigit():
+            setattr(t, attr, int(d.chosen))
+    if t.max_words and t.min_words and t.min_words > t.max_words:
+        t.min_words = None
+    structure = dec.get("text.structure")
+    if structure and structure.chosen:
+        t.structure = structure.chosen
+    for key in ("text.formality", "text.tone"):
+        d = dec.get(key)
+        if d:
+            t.tone += [
+                v.replace("_", " ")
+                for v in (d.prefer if key == "text.tone" else [d.chosen])
+                if v and v not in d.avoid
+            ]
+    emoji = dec.get("text.emoji")
+    t.no_emoji = bool(emoji and "emoji" in emoji.avoid)
+    if emoji and emoji.chosen == "emoji" and "emoji" not in emoji.avoid:
+        t.notes.append("the user likes emoji")
+    jargon = dec.get("text.jargon")
+    if jargon and jargon.chosen == "plain":
+        t.notes.append("plain language, no jargon")
+    if dec.get("text.avoid_words"):
+        t.avoid_words = list(dict.fromkeys(dec["text.avoid_words"].avoid))
+    if dec.get("text.use_words"):
+        t.use_words = [v for v in dec["text.use_words"].prefer if v not in t.avoid_words]
+    for key, d in dec.items():
+        if key.startswith("text.") or not (d.chosen or d.avoid):
+            continue
+        label = BY_DIMENSION[key].label if key in BY_DIMENSION else key
+        bits = []
+        if d.chosen:
+            bits.append(f"{label}: {d.chosen.replace('_', ' ')}")
+        if d.avoid:
+            bits.append("avoid " + ", ".join(v.replace("_", " ") for v in d.avoid))
+        until = f" (until {d.until.date()})" if d.until else ""
+        t.notes.append("; ".join(bits) + until)
+    return t

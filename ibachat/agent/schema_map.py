@@ -1,0 +1,337 @@
+"""Map preference events onto a tool's parameters: which attribute a parameter is about, and
+which of its enum values (or bounds) a preference stands for.
+
+A parameter is bound to a lexicon attribute by its name and description (the attribute's
+aliases) and by how many of its enum values name that attribute's values; graded values
+map by position on the scale ("spicy" -> ``hot``; avoiding "spicy" excludes ``medium``
+and ``hot``); ``gluten_free`` stands for avoiding gluten. Events from past tool calls
+with the same parameter name map directly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from ibachat.agent.lexicon import (
+    ATTRIBUTES,
+    BY_DIMENSION,
+    ENUM_SYNONYMS,
+    Attribute,
+    avoided_values,
+    context_re,
+    normalise_phrase,
+)
+from memory.ledger import PreferenceEvent
+
+NUMERIC_DIMS: dict[str, tuple[str, str]] = {
+    "price.max": ("maximum", r"price|budget|cost|spend|total|fare|amount|limit"),
+    "text.max_words": ("maximum", r"words?|length"),
+    "text.min_words": ("minimum", r"words?|length"),
+}
+GENERIC_ENUMS = frozenset(
+    "any none no preference no_preference standard regular normal default other auto yes no true false n/a "
+    "unknown send custom".split()
+)
+_NEGATIVE_LIST = re.compile(
+    r"(?:^|_)(?:exclude|excluded|avoid|without|skip|block|blocked|no|leave|ban|banned)(?:_|$)"
+)
+_BOOL_PREFIX = re.compile(r"^(?:is|has|include|with|add|want|needs?|use|prefer|allow|request)_")
+
+
+def split_name(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", str(name)).replace("_", " ").replace("-", " ").lower()
+
+
+@dataclass
+class Param:
+    name: str
+    schema: dict[str, Any]
+    kind: str  # enum | list_enum | list | boolean | integer | number | string
+    enum: list[Any]
+    required: bool
+    negative: bool = False  # a list of things to leave out
+
+    @property
+    def labels(self) -> list[str]:
+        return [str(v) for v in self.enum]
+
+    @property
+    def words(self) -> set[str]:
+        return set(split_name(self.name).split())
+
+
+def params(tool: dict[str, Any] | None) -> list[Param]:
+    schema = (tool or {}).get("parameters") or {}
+    props = schema.get("properties") or {}
+    required = set(schema.get("required") or [])
+    out: list[Param] = []
+    for name, prop in props.items():
+        prop = prop if isinstance(prop, dict) else {}
+        kind = str(prop.get("type", "string"))
+        enum = list(prop.get("enum") or [])
+        if kind == "array":
+            items = prop.get("items") if isinstance(prop.get("items"), dict) else {}
+            enum = list(items.get("enum") or [])
+            kind = "list_enum" if enum else "list"
+        elif enum:
+            kind = "enum"
+        negative = kind in ("list", "list_enum") and bool(_NEGATIVE_LIST.search(name.lower()))
+        out.append(Param(name, prop, kind, enum, name in required, negative))
+    return out
+
+
+@dataclass
+class Binding:
+    """How one attribute maps onto one parameter."""
+
+    attr: Attribute
+    to_enum: dict[str, list[str]] = field(default_factory=dict)  # canonical value -> enum labels
+    avoid_enum: dict[str, list[str]] = field(default_factory=dict)  # avoided value -> "X_free" labels
+    rank: dict[str, int] = field(default_factory=dict)  # enum label -> scale rank
+    true_value: str | None = None  # boolean parameter: the value that makes it true
+
+
+def canonical(attr: Attribute, label: str) -> str | None:
+    """The attribute value an enum label (or a past argument) names, if any."""
+    norm = normalise_phrase(str(label))
+    for value, phrases in attr.values.items():
+        if norm == normalise_phrase(value) or norm in (normalise_phrase(p) for p in phrases):
+            return value
+    for value in attr.values:
+        if norm in ENUM_SYNONYMS.get(value, ()):
+            return value
+    return None
+
+
+def _avoid_form(attr: Attribute, label: str) -> str | None:
+    norm = normalise_phrase(str(label))
+    m = re.match(r"^(?:(.+) free|no (.+)|non (.+)|(.+) less)$", norm)
+    if not m:
+        return None
+    base = next(g for g in m.groups() if g)
+    return canonical(attr, base)
+
+
+def _tool_text(tool: dict[str, Any], param: Param) -> str:
+    return " ".join(
+        [
+            split_name(tool.get("name", "")),
+            str(tool.get("description", "")),
+            split_name(param.name),
+            str(param.schema.get("description", "")),
+        ]
+    ).lower()
+
+
+def bind(attr: Attribute, param: Param, tool: dict[str, Any]) -> Binding | None:
+    """A binding of ``attr`` to ``param`` when the names and values agree, else None."""
+    text = _tool_text(tool, param)
+    if attr.context and not context_re(attr.context).search(text):
+        return None
+    aliases = set(attr.aliases)
+    name_score = 2 * len(param.words & aliases) + len(
+        set(re.findall(r"[a-z]+", str(param.schema.get("description", "")).lower())) & aliases
+    )
+    b = Binding(attr)
+    if param.kind in ("enum", "list_enum"):
+        for label in param.labels:
+            value = canonical(attr, label)
+            if value is not None:
+                b.to_enum.setdefault(value, []).append(label)
+                if value in attr.scale:
+                    b.rank[label] = attr.scale.index(value)
+            avoided = _avoid_form(attr, label)
+            if avoided is not None:
+                b.avoid_enum.setdefault(avoided, []).append(label)
+        overlap = len({lab for labs in b.to_enum.values() for lab in labs} - GENERIC_ENUMS) + sum(
+            map(len, b.avoid_enum.values())
+        )
+        if overlap and (name_score or overlap >= 2):
+            return b
+        return None
+    if param.kind == "boolean":
+        core = _BOOL_PREFIX.sub("", param.name.lower())
+        value = canonical(attr, core)
+        if value is not None:
+            b.true_value = value
+            return b
+        return None
+    if param.kind in ("integer", "number") and attr.numeric and name_score >= 2:
+        return b
+    if param.kind == "list" and param.negative and not attr.exclusive and name_score:
+        return b
+    if param.kind == "list" and param.negative and attr.implies_when_avoided and name_score:
+        return b
+    return None
+
+
+@lru_cache(maxsize=256)
+def _attr_for_name(name: str) -> tuple[str, ...]:
+    words = set(split_name(name).split())
+    return tuple(a.dimension for a in ATTRIBUTES if words & set(a.aliases))
+
+
+def _label(value: str) -> str:
+    return value.replace("_", " ")
+
+
+def map_event(
+    event: PreferenceEvent, tool: dict[str, Any], param: Param, binds: list[Binding]
+) -> list[tuple[str, int]]:
+    """The event in ``param``'s terms: (value label, polarity) pairs; [] when it does not bear on it."""
+    dim, value, pol = event.dimension, str(event.value), event.polarity
+    if dim in NUMERIC_DIMS:
+        mode, words = NUMERIC_DIMS[dim]
+        if (
+            param.kind in ("integer", "number")
+            and re.search(words, param.name.lower())
+            and (
+                mode == "minimum"
+                or re.search(r"max|limit|budget|cap|upto|up_to", param.name.lower())
+                or dim == "price.max"
+            )
+        ):
+            return [(value, 1)]
+        return []
+    if (
+        "." in dim
+        and dim.split(".", 1)[1] == param.name
+        and dim.split(".", 1)[0] not in BY_DIMENSION_PREFIXES
+    ):
+        return _direct(value, pol, param, binds)
+    if dim.split(".", 1)[0] not in BY_DIMENSION_PREFIXES and "." in dim:
+        # a past call of another parameter name that names the same attribute ("portion" vs "size")
+        other = dim.split(".", 1)[1]
+        for b in binds:
+            if b.attr.dimension in _attr_for_name(other):
+                can = canonical(b.attr, value)
+                if can is not None:
+                    return _from_attr(b, param, can, pol)
+        return []
+    for b in binds:
+        if b.attr.dimension == dim:
+            return _from_attr(b, param, value, pol)
+    return []
+
+
+BY_DIMENSION_PREFIXES = frozenset(d.split(".")[0] for d in BY_DIMENSION) | {
+    "size",
+    "state",
+    "injection",
+    "text",
+    "price",
+}
+
+
+def _direct(value: str, pol: int, param: Param, binds: list[Binding]) -> list[tuple[str, int]]:
+    if param.kind in ("enum", "list_enum"):
+        if value in param.labels:
+            return [(value, pol)]
+        for b in binds:
+            can = canonical(b.attr, value)
+            if can is not None:
+                return _from_attr(b, param, can, pol)
+        return []
+    if param.kind == "boolean":
+        if value.lower() in ("true", "false"):
+            return [(value.lower(), pol)]
+        return []
+    if param.kind in ("integer", "number"):
+        try:
+            float(value)
+        except ValueError:
+            return []
+        return [(value, pol)]
+    return []  # free text (dish names, notes) is never filled from past calls
+
+
+def _from_attr(b: Binding, param: Param, value: str, pol: int) -> list[tuple[str, int]]:
+    attr = b.attr
+    if param.kind == "boolean":
+        if b.true_value is None or pol == 0:
+            return []
+        if value == b.true_value:
+            return [("true" if pol > 0 else "false", 1)]
+        if pol > 0 and attr.exclusive:
+            return [("false", 1)]
+        return []
+    if param.kind in ("integer", "number"):
+        if pol > 0 and value in attr.numeric:
+            return [(_num(attr.numeric[value], param), 1)]
+        return []
+    if param.kind == "list" and param.negative:
+        return [(_label(value), 1)] if pol < 0 else []
+    out: list[tuple[str, int]] = []
+    if pol > 0:
+        labels = b.to_enum.get(value) or _nearest(b, attr, value)
+        out += [(lab, 1) for lab in labels]
+    elif pol < 0:
+        for avoided in avoided_values(attr, value, generic=False):
+            out += [(lab, -1) for lab in b.to_enum.get(avoided, [])]
+            out += [(lab, 1) for lab in b.avoid_enum.get(avoided, [])]
+        if attr.scale:
+            ranks = {
+                attr.scale.index(v) for v in avoided_values(attr, value, generic=False) if v in attr.scale
+            }
+            out += [(lab, -1) for lab, r in b.rank.items() if r in ranks and (lab, -1) not in out]
+    else:
+        out += [(lab, 0) for lab in b.to_enum.get(value, [])]
+    if param.negative:
+        out = [(lab, -p) for lab, p in out if p != 0]
+    return out
+
+
+def _nearest(b: Binding, attr: Attribute, value: str) -> list[str]:
+    if not attr.scale or value not in attr.scale or not b.rank:
+        return []
+    want = attr.scale.index(value)
+    best = min(b.rank.items(), key=lambda kv: (abs(kv[1] - want), kv[1]))
+    return [best[0]]
+
+
+def _num(x: float, param: Param) -> str:
+    lo, hi = param.schema.get("minimum"), param.schema.get("maximum")
+    if isinstance(lo, (int, float)):
+        x = max(x, lo)
+    if isinstance(hi, (int, float)):
+        x = min(x, hi)
+    return str(int(x)) if param.kind == "integer" else str(x)
+
+
+def bindings(tool: dict[str, Any] | None) -> dict[str, list[Binding]]:
+    """param name -> attributes bound to it."""
+    out: dict[str, list[Binding]] = {}
+    for param in params(tool):
+        binds = [b for attr in ATTRIBUTES if (b := bind(attr, param, tool or {})) is not None]
+        out[param.name] = binds
+    return out
+
+
+def tool_vocabulary(
+    tool: dict[str, Any] | None,
+) -> tuple[re.Pattern[str], dict[str, list[tuple[str, str]]]] | None:
+    """Phrases from the tool's own enum values and boolean names -> (tool.param, value)."""
+    if not tool:
+        return None
+    name = str(tool.get("name", "tool"))
+    table: dict[str, list[tuple[str, str]]] = {}
+    for param in params(tool):
+        dim = f"{name}.{param.name}"
+        if param.kind in ("enum", "list_enum"):
+            for label in param.labels:
+                phrase = normalise_phrase(label)
+                if phrase in GENERIC_ENUMS or len(phrase) < 3 or phrase.isdigit():
+                    continue
+                table.setdefault(phrase, []).append((dim, label))
+        elif param.kind == "boolean":
+            phrase = normalise_phrase(_BOOL_PREFIX.sub("", param.name.lower()))
+            if len(phrase) >= 4 and phrase not in GENERIC_ENUMS:
+                table.setdefault(phrase, []).append((dim, "true"))
+    if not table:
+        return None
+    ordered = sorted(table, key=len, reverse=True)
+    body = "|".join(r"[\s_-]+".join(map(re.escape, p.split())) + r"(?:s|es)?" for p in ordered)
+    return re.compile(r"(?<![\w'])(?:" + body + r")(?![\w'])"), table
