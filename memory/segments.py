@@ -52,7 +52,9 @@ class AtomicJSONStorage(Storage):
             try:
                 self._cache = json.loads(raw)
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise CorruptFile(f"segment {self.path.name} is unreadable ({exc}); restore it from a backup") from exc
+                raise CorruptFile(
+                    f"segment {self.path.name} is unreadable ({exc}); restore it from a backup"
+                ) from exc
         return self._cache
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
@@ -75,15 +77,21 @@ class Segment:
         self.db = TinyDB(storage=lambda: self.storage)  # TinyDB wants a factory
         self.turns = self.db.table(TURNS, cache_size=0)
         self.meta = self.db.table(META, cache_size=0)
+        self._records: dict[int, dict[str, Any]] | None = None
+        self._records_of: object = None  # the raw table the cached records were built from
 
     @property
     def name(self) -> str:
         return self.path.name
 
     def records(self) -> dict[int, dict[str, Any]]:
-        """Raw records by turn id, straight from the cached tables (no copies)."""
+        """Raw records by turn id (no copies), rebuilt only after the segment changed."""
         tables = self.storage.read() or {}
-        return {int(k): v for k, v in tables.get(TURNS, {}).items()}
+        turns = tables.get(TURNS, {})
+        if self._records is None or self._records_of is not turns:
+            self._records = {int(k): v for k, v in turns.items()}
+            self._records_of = turns
+        return self._records
 
     def count(self) -> int:
         tables = self.storage.read() or {}

@@ -124,10 +124,16 @@ class TurnStore:
         self._first_ids.append(None)
         return seg
 
+    def _firsts_cache(self) -> list[int]:
+        key = (len(self._first_ids), self._first_ids[-1] if self._first_ids else None)
+        if getattr(self, "_firsts_key", None) != key:
+            self._firsts = [(f if f is not None else -1) for f in self._first_ids]
+            self._firsts_key = key
+        return self._firsts
+
     def _segment_for(self, turn_id: int) -> Segment | None:
         # first ids are increasing across segments (ids are assigned in order)
-        firsts = [(f if f is not None else -1) for f in self._first_ids]
-        pos = bisect.bisect_right(firsts, turn_id) - 1
+        pos = bisect.bisect_right(self._firsts_cache(), turn_id) - 1
         for i in (pos, pos + 1, pos - 1):  # empty segments carry no first id
             if 0 <= i < len(self._segments) and turn_id in self._segments[i].records():
                 return self._segments[i]
@@ -307,7 +313,9 @@ class TurnStore:
                 bound = seg_stats["max_time"] if newest_first else seg_stats["min_time"]
                 if pending and pending[0][0] < sign * bound:
                     break
-                if (hi is not None and seg_stats["min_time"] > hi) or (lo is not None and seg_stats["max_time"] < lo):
+                if (hi is not None and seg_stats["min_time"] > hi) or (
+                    lo is not None and seg_stats["max_time"] < lo
+                ):
                     pos += 1
                     continue
                 for turn_id, rec in self._segments[order[pos]].records().items():
