@@ -8,7 +8,7 @@ parameter's JSON type (enum/string/boolean: ``param_in``; number: ``param_range`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -160,6 +160,9 @@ CUISINE = {
 }
 
 
+Add = Callable[..., None]
+
+
 class Catalog:
     """Collects dimensions; ``add`` takes phrases keyed by ``str(value)``."""
 
@@ -192,10 +195,10 @@ def b(
 @lru_cache(maxsize=1)
 def all_dims() -> dict[str, Dim]:
     """Every dimension by key (built on first use)."""
-    from bench.generator import catalog_a, catalog_b
+    from bench.generator import catalog_a, catalog_b, catalog_c, catalog_t
 
     out: dict[str, Dim] = {}
-    for d in [*catalog_a.build(), *catalog_b.build()]:
+    for d in [*catalog_a.build(), *catalog_t.build(), *catalog_b.build(), *catalog_c.build()]:
         if d.key in out:
             raise ValueError(f"duplicate dimension {d.key}")
         out[d.key] = d
