@@ -49,25 +49,23 @@ def _call_dict(call: Any) -> dict[str, Any] | None:
 
 
 def _plan_info(outcome: Any) -> dict[str, Any]:
-    """What to keep of a planner outcome in the results: evidence ids and fallbacks, not the whole plan."""
+    """What to keep of a planner outcome: evidence turn ids, preferences applied, fallbacks."""
     info: dict[str, Any] = {}
     counters = getattr(outcome, "counters", None)
     if counters is not None:
         info["fallbacks"] = list(getattr(counters, "fallbacks", []) or [])
-        info["planner_model_calls"] = getattr(counters, "model_calls", 0)
     plan = getattr(outcome, "plan", None)
     evidence = getattr(plan, "evidence", None)
-    items = getattr(evidence, "items", evidence)
+    items = getattr(evidence, "items", evidence)  # an Evidence, or the plan's list of EvidenceUse
     if isinstance(items, list):
-        ids = []
-        for item in items:
-            turn = getattr(item, "turn", None)
-            ident = getattr(turn, "id", None) if turn is not None else getattr(item, "turn_id", None)
-            if isinstance(item, Mapping):
-                ident = item.get("turn_id", item.get("id"))
-            if ident is not None:
-                ids.append(ident)
-        info["evidence_ids"] = ids
+        ids = [getattr(item, "turn_id", getattr(getattr(item, "turn", None), "id", None)) for item in items]
+        info["evidence_ids"] = [i for i in ids if i is not None]
+    prefs = getattr(plan, "preferences", None)
+    if isinstance(prefs, list):
+        info["preferences"] = [
+            f"{getattr(p, 'target', '')}: {getattr(p, 'dimension', '')}={getattr(p, 'value', '')} ({getattr(p, 'status', '')})"
+            for p in prefs[:30]
+        ]
     return info
 
 
@@ -95,11 +93,12 @@ class PlannerAgent:
         call = _call_dict(getattr(outcome, "tool_call", None))
         text = getattr(outcome, "text", None)
         info = _plan_info(outcome)
-        clarify = getattr(outcome, "clarify", None) or getattr(
-            getattr(outcome, "plan", None), "clarify", None
-        )
-        if clarify and call is None:
-            text, info["clarify"] = str(clarify), True  # a question back is what the user would see
+        questions = getattr(getattr(outcome, "plan", None), "clarifications", None) or []
+        if call is None and not text and questions:
+            text, info["clarify"] = (
+                " ".join(map(str, questions)),
+                True,
+            )  # a question back is what the user sees
         return AgentOutput(text, call, info)
 
 
@@ -116,11 +115,20 @@ def _render_history(turns: Sequence[Any], budget_chars: int) -> tuple[str, int]:
     return "\n".join(reversed(lines)), len(turns) - len(lines)
 
 
-_ACTION_SCHEMA = {
-    "type": "object",
-    "properties": {"name": {"type": "string"}, "arguments": {"type": "object"}},
-    "required": ["name", "arguments"],
-}
+def action_schema(tools: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """JSON Schema of one call of one of ``tools``: ``{"name": TOOL, "arguments": {...}}``."""
+    options = [
+        {
+            "type": "object",
+            "properties": {
+                "name": {"enum": [tool["name"]]},
+                "arguments": tool.get("parameters") or {"type": "object"},
+            },
+            "required": ["name", "arguments"],
+        }
+        for tool in tools
+    ]
+    return options[0] if len(options) == 1 else {"anyOf": options}
 
 
 class ContextAgent:
@@ -164,7 +172,9 @@ class ContextAgent:
         if not task["task"].get("tools"):
             reply = self.llm.complete(messages, max_tokens=ANSWER_TOKENS)
             return AgentOutput(reply.text.strip(), None, info)
-        reply = self.llm.complete(messages, schema=_ACTION_SCHEMA, max_tokens=ANSWER_TOKENS)
+        reply = self.llm.complete(
+            messages, schema=action_schema(task["task"]["tools"]), max_tokens=ANSWER_TOKENS
+        )
         if reply.tool_calls:
             return AgentOutput(reply.text or None, _call_dict(reply.tool_calls[0]), info)
         try:

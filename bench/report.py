@@ -118,6 +118,10 @@ def _means(rows: Sequence[Mapping[str, Any]], field_name: str) -> dict[str, floa
     return {k: round(v / len(rows), 2) for k, v in sums.items()} if rows else {}
 
 
+def _mean(values: Sequence[float]) -> float | None:
+    return round(sum(values) / len(values), 4) if values else None
+
+
 def summarize_run(run: Run) -> dict[str, Any]:
     rows = run.rows
     meta = run.meta
@@ -143,6 +147,9 @@ def summarize_run(run: Run) -> dict[str, Any]:
         "by_task_type": _grouped(rows, "task_type"),
         "by_domain": _grouped(rows, "domain"),
         "by_scenario": _grouped(rows, "scenario"),
+        "evidence_recall": _mean(
+            [r["evidence_recall"] for r in rows if r.get("evidence_recall") is not None]
+        ),
         "mean_timings_ms": _means(rows, "timings_ms"),
         "mean_model_usage": _means(rows, "model"),
     }
@@ -193,9 +200,10 @@ def print_report(report: Mapping[str, Any], console: Any = None, *, scenarios: b
         suite = run["suite"]
         console.print(
             f"[bold]{run['label']}[/]: {run['tasks']} tasks, {run['errors']} errors, "
-            f"{run['unscored_tasks']} unscored; model {run['model'] or 'none'}, embedder {run['embedder']}, "
+            f"{run['unscored_tasks']} unscored; evidence recall {run['evidence_recall']}; "
+            f"model {run['model'] or 'none'}, embedder {run['embedder']}, "
             f"judges {', '.join(run['judges']) or 'none'}; suite {', '.join(suite.get('names', [])) or '?'} "
-            f"seed {suite.get('seeds', '?')}; git {run['git_revision'][:12]}"
+            f"seeds {', '.join(map(str, suite.get('seeds', []))) or '?'}; git {run['git_revision'][:12]}"
         )
     table = Table(title="soft / strict (0-100)")
     table.add_column("")
@@ -306,6 +314,7 @@ def render_html(report: Mapping[str, Any]) -> str:
             "tasks",
             "errors",
             "unscored",
+            "evidence recall",
             "config",
             "git",
         ],
@@ -322,6 +331,7 @@ def render_html(report: Mapping[str, Any]) -> str:
                 r["tasks"],
                 r["errors"],
                 r["unscored_tasks"],
+                r["evidence_recall"],
                 ", ".join(f"{k}={v}" for k, v in r["config"].items()),
                 r["git_revision"],
             ]

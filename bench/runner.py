@@ -168,6 +168,29 @@ def history_records(task: Mapping[str, Any]) -> list[dict[str, Any]]:
     return records
 
 
+def _turn_keys(task: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """(session id, turn index) of each record of ``history_records(task)``, in the same order."""
+    keys = []
+    for session in sorted(task["history"], key=lambda s: parse_time(s["time"])):
+        keys.extend((session["session_id"], index) for index in range(len(session["turns"])))
+    return keys
+
+
+def _evidence_recall(
+    task: Mapping[str, Any], turn_ids: Mapping[tuple[str, int], int], used: Sequence[int] | None
+) -> float | None:
+    """The share of the checks' evidence turns that the agent's plan used (None when not measurable)."""
+    wanted = {
+        turn_ids[(ev["session_id"], ev["turn"])]
+        for check in task.get("checks", [])
+        for ev in check.get("evidence") or []
+        if (ev["session_id"], ev["turn"]) in turn_ids
+    }
+    if not wanted or used is None:
+        return None
+    return round(len(wanted.intersection(used)) / len(wanted), 4)
+
+
 class Worker:
     """Builds the agent, embedder and judges once, then runs tasks one by one."""
 
@@ -220,6 +243,7 @@ class Worker:
         start = time.perf_counter()
         output = AgentOutput()
         memory = None
+        turn_ids: dict[tuple[str, int], int] = {}
         try:
             with tempfile.TemporaryDirectory(prefix="ibachat-bench-") as tmp:
                 try:
@@ -228,7 +252,8 @@ class Worker:
                         from memory.memory import Memory
 
                         memory = Memory.open(Path(tmp) / "memory", embedder=self.embedder, fsync=False)
-                        ingest(memory, history_records(task))
+                        turns = ingest(memory, history_records(task))
+                        turn_ids = dict(zip(_turn_keys(task), (t.id for t in turns), strict=True))
                     timings["ingest"] = _ms(start)
                     acted = time.perf_counter()
                     output = self.agent.act(task, memory, now=parse_time(task["now"]))
@@ -257,6 +282,9 @@ class Worker:
             "tool_call": output.tool_call,
         }
         record["info"] = output.info
+        recall = _evidence_recall(task, turn_ids, output.info.get("evidence_ids"))
+        if recall is not None:
+            record["evidence_recall"] = recall
         record["timings_ms"] = {k: round(v, 3) for k, v in timings.items()}
         record["model"] = {k: int(usage[k]) for k in ("calls", "prompt_tokens", "completion_tokens")}
         record["model"]["judge_calls"] = int(sum(j.usage["calls"] for j in self.judges))
