@@ -153,10 +153,11 @@ def _previous(turn: Turn, earlier: list[Turn], context: Context | None) -> list[
     return prev[-3:]
 
 
-def _interesting(text: str) -> bool:
+def _interesting(text: str, vocab: Any = None) -> bool:
     pattern, _ = phrase_table()
     return bool(
         pattern.search(text)
+        or (vocab is not None and vocab[0].search(text))
         or AFFIRM.match(text)
         or DENY.search(text)
         or INJECTION.search(text)
@@ -178,7 +179,7 @@ def _turn_events(
         return out + injected
     if turn.role == "assistant":
         return out + _claims(turn, text, vocab, extractor)
-    if turn.role != "user" or not _interesting(text):
+    if turn.role != "user" or not _interesting(text, vocab):
         return out
     return out + _user_events(turn, (earlier, context), vocab, extractor)
 

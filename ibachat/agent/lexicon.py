@@ -519,7 +519,7 @@ STATES: tuple[StateType, ...] = (
 # Words that end a state early ("the cast came off", "feeling better").
 RECOVERY = re.compile(
     r"\b(?:healed|recovered|all better|feeling (?:much )?better|back to normal|fully recovered|good as new|"
-    r"cast (?:is |came |comes |has come )?off|stitches (?:are )?out|back on my feet|no longer (?:pregnant|sick|injured)|"
+    r"cast (?:is |came |has come |finally came )?off|stitches (?:are )?out|back on my feet|no longer (?:pregnant|sick|injured)|"
     r"gave birth|had the baby|baby (?:arrived|is here|was born)|back home|back from (?:my |the )?(?:trip|vacation|holiday)|"
     r"(?:exams?|finals) (?:are |is )?(?:over|done|finished)|mouth (?:has )?healed|can eat normally|eating normally)\b"
 )

@@ -92,14 +92,15 @@ _BEFORE: list[tuple[str, int, int, str]] = [
         "",
     ),
     (
-        r"switch(?:ed|ing)? (?:over )?to|chang(?:ed|ing) (?:over )?to|mov(?:ed|ing) (?:over )?to|convert(?:ed)? to|gone|went|bec(?:o|a)me|turned|i'm now|now (?:a |an )?|these days|nowadays",
+        r"switch(?:ed|ing)? (?:over )?to|chang(?:ed|ing) (?:over )?to|mov(?:ed|ing) (?:over )?to|convert(?:ed)? to|gone|went|bec(?:o|a)me|turned|i'm now|now(?: an?)?|these days|nowadays",
         1,
         2,
         "update",
     ),
     (r"i'd like|i would like|i want|i wanted|i need|we want|we need|want|need|would love", 1, 2, "request"),
     (
-        r"keep (?:it|them|things|everything|replies|answers|responses|emails|messages|notes|summaries)?|stick to|use|write (?:it|them)?",
+        r"keep(?: it| them| things| everything| (?:your|my|the) \w+)?|stick to|use|write(?: it| them)?|"
+        r"(?:i|we) (?:take|drink|have|get|order) (?:my|mine|it|them)(?: \w+)?",
         1,
         2,
         "request",
@@ -110,7 +111,8 @@ _BEFORE: list[tuple[str, int, int, str]] = [
         1,
         "request",
     ),
-    (r"i'm (?:a |an )?|i am (?:a |an )?|we're (?:a |an )?", 1, 1, "weak"),
+    (r"i'm(?: an?)?|i am(?: an?)?|we're(?: an?)?", 1, 1, "weak"),
+    (r"i meant|i mean|i asked for|i said|i'd asked for|i told you", 1, 2, ""),
     (
         r"hat(?:e|es|ed|ing)|dislik(?:e|es|ed)|detest(?:s|ed)?|loath(?:e|es|ed)|despis(?:e|es|ed)|abhor",
         -1,
@@ -175,7 +177,19 @@ _AFTER: list[tuple[str, int, int, str]] = [
         2,
         "",
     ),
-    (r"for me|for us|is what i want|is what i need", 1, 1, ""),
+    (
+        r"for me|for us|(?:is|are) what i (?:want|need|like)|all year(?: round)?|year round|every day|daily|all the time",
+        1,
+        1,
+        "",
+    ),
+    (r"(?:is|are) (?:good|great|nice|fine by me|the way to go|my style)", 1, 2, ""),
+    (
+        r"(?:wreck|destroy|ruin|exhaust|kill|hurt)s? (?:me|my \w+)|wipes? me out|(?:is|are) (?:hell|murder|torture) on",
+        -1,
+        2,
+        "",
+    ),
     (
         r"(?:is|are|was|were) (?:a no|out|off the table|off limits|the worst|awful|terrible|horrible|a nightmare|too much|overrated|annoying|not for me|not my thing|a mistake|bad|gross|a pain)",
         -1,
@@ -230,7 +244,7 @@ _SUBJECT = re.compile(
     rf"\b(?P<other>{_OTHER})\b|\b(?P<you>you|you're|your|you've|you'd)\b|\b(?P<self>{_SELF})\b"
 )
 _CLAUSE_SPLIT = re.compile(
-    r"\s*(?:;|—|–|\s-\s|,?\s+\b(but|though|although|however|whereas|yet|except(?: for)?|apart from|other than)\b,?)\s*"
+    r"\s*(?:;|—|–|\s-\s|(?<!anything)(?<!nothing)(?<!everything),?\s+\b(but|though|although|however|whereas|yet|except(?: for)?|apart from|other than)\b,?)\s*"
 )
 _SENT_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _REPLACE = [

@@ -154,3 +154,70 @@ def test_compact_keeps_state_and_watermark(tmp_path):
     assert re.get(a.id).superseded_by == b.id and re.get(b.id).pinned
     assert len(re) == 2
     assert len((tmp_path / "events.jsonl").read_text().splitlines()) == 5
+
+
+# ---------------------------------------------------------------- ingestion into the ledger
+def _rec(session: str, role: str, text: str, day: float, tool_call: dict | None = None) -> dict:
+    rec = {"session_id": session, "role": role, "text": text, "time": T0 + timedelta(days=day)}
+    if tool_call:
+        rec["tool_call"] = tool_call
+    return rec
+
+
+def _memory(tmp_path):
+    from memory.memory import Memory
+
+    return Memory.open(tmp_path / "mem", embedder="hash", fsync=False)
+
+
+def test_ingestion_is_incremental_and_supersedes(tmp_path):
+    from ibachat.agent.ingest import ingest
+
+    memory = _memory(tmp_path)
+    steak = {"name": "order_food", "arguments": {"items": ["Ribeye steak"]}}
+    first = ingest(
+        memory, [_rec("a", "user", "Dinner please.", d) for d in (1, 2)] + [_rec("a", "tool", "ok", 2, steak)]
+    )
+    before = {e.id: e.evidence for e in memory.ledger.all()}
+    assert before and memory.ledger.watermark == max(t.id for t in first)
+    lines = (tmp_path / "mem" / "ledger" / "events.jsonl").read_text().splitlines()
+    second = ingest(
+        memory,
+        [_rec("b", "user", "I've gone vegetarian.", 10), _rec("b", "user", "The weather is nice.", 10.1)],
+    )
+    new_ids = {t.id for t in second}
+    after = memory.ledger.all()
+    added = [e for e in after if e.id not in before]
+    assert added and all(set(e.evidence) <= new_ids for e in added)  # only the new turns were read
+    assert {e.id: e.evidence for e in after if e.id in before} == before
+    grown = (tmp_path / "mem" / "ledger" / "events.jsonl").read_text().splitlines()
+    assert grown[: len(lines)] == lines  # appended, never rewritten
+    meat = [e for e in after if e.dimension == "food.diet" and e.value == "meat"]
+    veg = next(e for e in added if e.value == "vegetarian")
+    assert meat and all(e.superseded_by == veg.id for e in meat)
+    memory.close()
+
+
+def test_rejection_across_a_batch_boundary_uses_memory_context(tmp_path):
+    from ibachat.agent.ingest import ingest
+
+    memory = _memory(tmp_path)
+    ingest(memory, [_rec("s", "assistant", "Shall I book the aisle seat again?", 1)])
+    ingest(memory, [_rec("s", "user", "No thanks.", 1.001)])
+    (rej,) = [e for e in memory.ledger.all() if e.kind == "rejected"]
+    assert rej.value == "aisle" and len(rej.evidence) == 2
+    memory.close()
+
+
+def test_forgetting_a_turn_removes_its_events_and_catch_up_fills_gaps(tmp_path):
+    from ibachat.agent.ingest import catch_up, ingest
+
+    memory = _memory(tmp_path)
+    (turn,) = ingest(memory, [_rec("s", "user", "I love window seats on flights.", 1)])
+    assert len(memory.ledger) == 1
+    memory.forget([turn.id])
+    assert len(memory.ledger) == 0
+    memory.add_turns([_rec("s", "user", "I can't stand layovers.", 2)])  # stored without extraction
+    assert catch_up(memory) == 1 and catch_up(memory) == 0
+    assert [e.value for e in memory.ledger.all() if e.polarity < 0] == ["connecting"]
+    memory.close()

@@ -1,0 +1,235 @@
+"""Execution under the plan, and the planner's fallbacks when a model misbehaves."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+
+import jsonschema
+import pytest
+from rich.console import Console
+
+from ibachat.agent.execute import check_text, fix_text, narrow_schema, write_text
+from ibachat.agent.ingest import ingest
+from ibachat.agent.plan import AlignmentPlan, ParamDirective, TextDirectives
+from ibachat.agent.planner import Planner, choose_tool
+from ibachat.errors import ConfigError, ModelUnavailable
+from ibachat.llm.base import Reply
+from ibachat.llm.scripted import ScriptedLLM
+from memory.memory import Memory
+
+NOW = datetime(2025, 6, 2, 12, tzinfo=timezone.utc)
+FLIGHT = {
+    "name": "book_flight",
+    "description": "Book a flight ticket.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "destination": {"type": "string", "minLength": 1},
+            "seat": {"type": "string", "enum": ["any", "window", "aisle", "middle"], "default": "any"},
+            "cabin": {
+                "type": "string",
+                "enum": ["economy", "premium_economy", "business", "first"],
+                "default": "economy",
+            },
+            "max_price": {"type": "number", "minimum": 50, "maximum": 5000},
+            "bags": {"type": "integer", "minimum": 0, "maximum": 3},
+        },
+        "required": ["destination", "seat"],
+        "additionalProperties": False,
+    },
+}
+HOTEL = {
+    "name": "book_hotel",
+    "description": "Reserve a hotel room in a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+}
+
+
+def plan_with(**params: ParamDirective) -> AlignmentPlan:
+    return AlignmentPlan("task", NOW, params=params)
+
+
+def test_narrow_schema_cuts_enums_and_applies_bounds():
+    plan = plan_with(
+        seat=ParamDirective(
+            "seat", "enum", chosen="window", allowed=["any", "window", "middle"], avoid=["aisle"]
+        ),
+        cabin=ParamDirective("cabin", "enum", chosen="economy", certain=True),
+        max_price=ParamDirective("max_price", "number", chosen=300, maximum=300, certain=True),
+    )
+    narrowed = narrow_schema(FLIGHT["parameters"], plan)
+    props = narrowed["properties"]
+    assert props["seat"]["enum"] == ["any", "window", "middle"]
+    assert props["cabin"]["enum"] == ["economy"]
+    assert props["max_price"]["maximum"] == 300 and "cabin" in narrowed["required"]
+    assert FLIGHT["parameters"]["properties"]["seat"]["enum"] == [
+        "any",
+        "window",
+        "aisle",
+        "middle",
+    ]  # untouched
+
+
+@pytest.fixture
+def seat_memory(tmp_path):
+    t0 = NOW - timedelta(days=60)
+    records = []
+    for i, (role, text) in enumerate(
+        [
+            ("assistant", "Shall I book you an aisle seat to Denver?"),
+            ("user", "No, not the aisle again. I always fly economy and keep it under $400."),
+            ("user", "My cat knocked a plant over today."),
+            ("assistant", "Oh no, is the plant okay?"),
+        ]
+    ):
+        records.append({"session_id": "s1", "role": role, "text": text, "time": t0 + timedelta(minutes=i)})
+    memory = Memory.open(tmp_path / "m", embedder="hash", fsync=False)
+    ingest(memory, records)
+    yield memory
+    memory.close()
+
+
+def test_a_model_that_picks_a_forbidden_value_still_gives_a_plan_respecting_call(seat_memory):
+    llm = ScriptedLLM(
+        [{"destination": "Denver", "seat": "aisle", "cabin": "first", "max_price": 2000, "lounge": True}]
+    )
+    out = Planner(seat_memory, llm).act("Book me a flight to Denver.", now=NOW, tools=[FLIGHT])
+    args = out.tool_call.arguments
+    jsonschema.validate(args, FLIGHT["parameters"])
+    assert args["seat"] == "window" and args["cabin"] == "economy" and args["max_price"] <= 400
+    assert out.counters.model_calls == 1 and any("repaired" in f for f in out.counters.fallbacks)
+    assert llm.calls[0].schema["properties"]["seat"]["enum"] == [
+        "window"
+    ]  # the model saw the narrowed schema
+
+
+@pytest.mark.parametrize("reply", ["{broken json", "", "<timeout>", ModelUnavailable("backend crashed")])
+def test_broken_model_output_falls_back_to_the_floor(seat_memory, reply):
+    llm = ScriptedLLM([reply, reply])  # refinement, then the tool call
+    out = Planner(seat_memory, llm, refine=True).act("Book me a flight to Denver.", now=NOW, tools=[FLIGHT])
+    assert out.tool_call.arguments["seat"] == "window" and out.tool_call.arguments["destination"] == "Denver"
+    assert [f.split(":")[0] for f in out.counters.fallbacks] == ["refine", "execute"]
+    assert out.counters.model_calls == 2
+
+
+def test_refinement_adds_cited_preferences_and_drops_the_rest(seat_memory):
+    user_turn = next(t for t in seat_memory.iter_turns() if t.text.startswith("My cat"))
+    bot_turn = next(t for t in seat_memory.iter_turns() if t.role == "assistant")
+    llm = ScriptedLLM(
+        [
+            {
+                "add": [
+                    {"turn_id": user_turn.id, "target": "bags", "value": "2", "polarity": 1},
+                    {"turn_id": bot_turn.id, "target": "cabin", "value": "first", "polarity": 1},
+                    {"turn_id": user_turn.id, "target": "cabin", "value": "platinum", "polarity": 1},
+                ]
+            },
+            Reply('{"destination": "Denver", "seat": "window"}', [], 10, 5),
+        ]
+    )
+    planner = Planner(seat_memory, llm, refine=True)
+    out = planner.act("Book me a flight to Denver.", now=NOW, tools=[FLIGHT])
+    assert out.tool_call.arguments["bags"] == 2 and out.tool_call.arguments["cabin"] == "economy"
+    added = [p for p in out.plan.preferences if p.extractor == "scripted"]
+    assert [(p.value, p.status) for p in added] == [("2", "active")]
+    assert "refine: dropped 2 unusable item(s)" in out.counters.fallbacks
+
+
+def test_floor_only_planner_makes_no_model_calls(seat_memory):
+    out = Planner(seat_memory).act("Book me a flight to Denver.", now=NOW, tools=[FLIGHT])
+    assert out.counters.model_calls == 0 and out.tool_call.arguments["seat"] == "window"
+    assert out.counters.timings_ms["plan_ms"] > 0
+    data = json.loads(json.dumps(out.to_dict()))
+    assert data["plan"]["params"]["seat"]["chosen"] == "window"
+    assert any(p["kind"] == "rejected" for p in data["plan"]["preferences"])
+
+
+@pytest.mark.parametrize(
+    ("mode", "ablate"),
+    [
+        ("iba", "alignment"),
+        ("iba", "synthesis"),
+        ("iba", "deep-retrieval"),
+        ("rag", None),
+        ("full", None),
+        ("none", None),
+    ],
+)
+def test_modes_and_ablations_all_complete(seat_memory, mode, ablate):
+    out = Planner(seat_memory, mode=mode, ablate=ablate).act(
+        "Book me a flight to Denver.", now=NOW, tools=[FLIGHT]
+    )
+    jsonschema.validate(out.tool_call.arguments, FLIGHT["parameters"])
+    if mode == "iba" and ablate == "alignment":
+        assert (
+            out.plan.params["seat"].chosen is None and out.plan.context_notes
+        )  # evidence pasted, not aligned
+    if mode == "none":
+        assert out.plan.evidence == [] and out.tool_call.arguments["seat"] == "any"
+
+
+def test_unknown_mode_is_a_one_line_error(seat_memory):
+    with pytest.raises(ConfigError, match="unknown planner mode"):
+        Planner(seat_memory, mode="magic")
+    with pytest.raises(ConfigError, match="unknown ablation"):
+        Planner(seat_memory, ablate="everything")
+
+
+def test_choose_tool_by_task_words():
+    assert choose_tool("Find me a hotel room in Porto", [FLIGHT, HOTEL])["name"] == "book_hotel"
+    assert choose_tool("Book a flight to Oslo", [FLIGHT, HOTEL])["name"] == "book_flight"
+    assert choose_tool("anything", [HOTEL])["name"] == "book_hotel"
+
+
+DIRECTIVES = TextDirectives(max_words=25, structure="bullets", avoid_words=["synergy"], no_emoji=True)
+LONG = (
+    "Our synergy this quarter was strong 🚀. Revenue grew in every region and the team shipped two releases. "
+    "Hiring is on track, and churn fell for the third month. Next quarter we focus on onboarding and support."
+)
+
+
+def test_check_and_deterministic_fix():
+    problems = check_text(LONG, DIRECTIVES)
+    assert len(problems) == 4
+    fixed = fix_text(LONG, DIRECTIVES)
+    assert check_text(fixed, DIRECTIVES) == []
+    assert fixed.startswith("- ") and "synergy" not in fixed.lower()
+    assert fix_text("One. Two three.", TextDirectives(structure="prose")) == "One. Two three."
+
+
+def test_text_gets_one_repair_round_then_a_deterministic_fix():
+    plan = AlignmentPlan("Summarise the quarter", NOW, text=DIRECTIVES)
+    llm = ScriptedLLM([LONG, LONG])
+    streamed: list[str] = []
+    text = write_text("Summarise the quarter", plan, llm=llm, stream=streamed.append)
+    assert check_text(text, DIRECTIVES) == []
+    assert "".join(streamed) == LONG  # the first draft streamed; the repair did not
+    assert plan.counters.model_calls == 2 and plan.counters.fallbacks[0].startswith(
+        "repair: deterministic fix"
+    )
+    assert "at most 25 words" in llm.calls[1].prompt and "synergy" in llm.calls[1].prompt
+    good = "- Revenue grew everywhere.\n- Two releases shipped.\n- Churn fell."
+    plan2 = AlignmentPlan("Summarise the quarter", NOW, text=DIRECTIVES)
+    assert write_text("Summarise the quarter", plan2, llm=ScriptedLLM([LONG, good])) == good
+    assert plan2.counters.fallbacks == []
+    system = llm.calls[0].messages[0].content
+    assert "Never use these words" in system and "at most 25 words" in system and "bullet" in system
+
+
+def test_text_without_a_model_still_completes():
+    plan = AlignmentPlan("hi", NOW, text=TextDirectives(max_words=10))
+    text = write_text("hi", plan, llm=None)
+    assert text and check_text(text, plan.text) == [] and plan.counters.fallbacks
+
+
+def test_plan_renders_user_text_without_markup(seat_memory):
+    seat_memory.add_turn("s2", "user", "I [bold]hate[/bold] the aisle seat", time=NOW - timedelta(days=1))
+    from ibachat.agent.ingest import catch_up
+
+    assert catch_up(seat_memory) == 1
+    plan = Planner(seat_memory).plan("Book a flight to Denver", now=NOW, tool=FLIGHT)
+    console = Console(record=True, width=200)
+    plan.render(console)
+    out = console.export_text()
+    assert "[bold]hate[/bold]" in out and "window" in out
