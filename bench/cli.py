@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -59,21 +58,13 @@ def default_suite_path() -> Path:
 
 
 def _build_suite(path: Path, *, seed: int, personas: int | None = None) -> dict[str, Any]:
-    """Write a generated suite to ``path`` through a temporary file, so a kill leaves no half suite."""
+    """Generate a suite into ``path`` (the generator writes atomically: a kill leaves no half suite)."""
     from bench.generator import write_suite
-    from memory.atomic import temp_path_for
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = temp_path_for(path)
     kwargs: dict[str, Any] = {"seed": seed}
     if personas is not None:
         kwargs["personas"] = personas
-    try:
-        result = write_suite(tmp, **kwargs)
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    return result if isinstance(result, dict) else {"result": result}
+    return write_suite(path, **kwargs)
 
 
 @click.group(cls=DefaultGroup)
@@ -197,7 +188,7 @@ def run(
 def generate(seed: int, personas: int, out: Path) -> None:
     """Generate a reproducible IBA-Bench-format suite."""
     result = _build_suite(out, seed=seed, personas=personas)
-    click.echo(json.dumps({"path": str(out), "seed": seed, "personas": personas, **result}, default=str))
+    click.echo(json.dumps({"path": str(out), "seed": seed, **result}, default=str))
 
 
 @bench.command()

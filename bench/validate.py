@@ -6,9 +6,10 @@ reported and skipped without being held in memory. Every problem carries its lin
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -129,24 +130,51 @@ def _short(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _schema_messages(task: object) -> list[str]:
-    messages = []
-    errors = sorted(
-        _validator().iter_errors(task), key=lambda e: (list(map(str, e.absolute_path)), e.message)
-    )
-    for error in errors:
-        where = _where(error.absolute_path)
-        if where == "domain" and error.validator == "enum":
-            messages.append(f"unknown domain {_short(error.instance)} (known: {', '.join(DOMAINS)})")
-        elif where.endswith(".kind") and error.validator == "enum":
-            messages.append(f"{where}: unknown check kind {_short(error.instance)}")
-        elif error.validator == "format":
-            messages.append(f"{where}: {_short(error.instance)} is not an RFC 3339 date-time with a zone")
-        elif error.validator == "required":
-            messages.append(f"{where}: {error.message}")
-        else:
-            messages.append(f"{where}: {error.message[:160]}")
-    return messages
+def _message(error: Any, prefix: Sequence[object] = ()) -> str:
+    where = _where([*prefix, *error.absolute_path])
+    if where == "domain" and error.validator == "enum":
+        return f"unknown domain {_short(error.instance)} (known: {', '.join(DOMAINS)})"
+    if where.endswith(".kind") and error.validator == "enum":
+        return f"{where}: unknown check kind {_short(error.instance)}"
+    if error.validator == "format":
+        return f"{where}: {_short(error.instance)} is not an RFC 3339 date-time with a zone"
+    return f"{where}: {error.message[:160]}"
+
+
+def _sorted_messages(errors: Iterable[Any], prefix: Sequence[object] = ()) -> list[str]:
+    ordered = sorted(errors, key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    return [_message(e, prefix) for e in ordered]
+
+
+class _SchemaCheck:
+    """Schema validation with the history checked once per distinct history.
+
+    Suites reuse one persona's history across many tasks, and the history is most of a task's
+    bytes, so it is validated on its own (against the schema's own ``history`` subschema) and
+    remembered by digest; the rest of the task is validated with an empty history.
+    """
+
+    def __init__(self) -> None:
+        self.valid_histories: set[bytes] = set()
+
+    def messages(self, task: dict[str, Any]) -> list[str]:
+        validator = _validator()
+        history = task.get("history")
+        sub = validator.schema.get("properties", {}).get("history")
+        if not isinstance(history, list) or sub is None:
+            return _sorted_messages(validator.iter_errors(task))
+        messages = _sorted_messages(validator.iter_errors({**task, "history": []}))
+        digest = hashlib.blake2b(
+            json.dumps(history, separators=(",", ":"), ensure_ascii=False).encode("utf-8", "surrogatepass"),
+            digest_size=16,
+        ).digest()
+        if digest not in self.valid_histories:
+            found = _sorted_messages(validator.evolve(schema=sub).iter_errors(history), ["history"])
+            if found:
+                messages = found + messages
+            else:
+                self.valid_histories.add(digest)
+        return messages
 
 
 def _semantic_messages(task: Mapping[str, Any]) -> list[str]:
@@ -233,6 +261,7 @@ def iter_suite(
     if not path.is_file():
         raise BadInput(f"no such suite file: {path}")
     first_line: dict[str, int] = {}
+    schema = _SchemaCheck()
     for number, raw, size in _lines(path, max_line_bytes):
         if raw is None:
             mb = size / (1 << 20)
@@ -257,7 +286,7 @@ def iter_suite(
             yield number, None, [Issue(number, f"a task must be a JSON object, got {type(task).__name__}")]
             continue
         task_id = task.get("id") if isinstance(task.get("id"), str) else None
-        messages = _schema_messages(task)
+        messages = schema.messages(task)
         if not messages:
             messages = _semantic_messages(task)
         if task_id is not None:

@@ -101,6 +101,21 @@ def test_expect_shapes_targets_and_tools(tmp_path):
     assert len(messages) == 6
 
 
+def test_history_errors_keep_their_path_and_shared_histories_are_checked_once(tmp_path):
+    first, second = mini_tasks()[0], mini_tasks()[0]
+    second["id"] = "same-history"
+    third = copy.deepcopy(first)
+    third["id"] = "bad-history"
+    third["history"][1]["turns"][0]["role"] = "robot"
+    third["history"][2]["time"] = "2025-02-11"
+    report = validate_suite(write(tmp_path / "s.jsonl", [first, second, third]))
+    assert report.valid == 2
+    messages = [i.message for i in report.issues]
+    assert all(i.line == 3 for i in report.issues)
+    assert any(m.startswith("history[1].turns[0].role: 'robot' is not one of") for m in messages)
+    assert any(m.startswith('history[2].time: "2025-02-11" is not an RFC 3339') for m in messages)
+
+
 def test_a_50mb_line_is_an_error_not_a_crash(tmp_path):
     task = mini_tasks()[2]
     big = copy.deepcopy(task)
