@@ -180,11 +180,12 @@ class Group:
     def build(self, suite: str) -> tuple[list[dict[str, Any]], int]:
         """The group's tasks and how many were dropped because a no-memory agent would pass them."""
         self.pick_states()
-        drafts = []
+        drafts, unfit = [], 0
         for scen in self.scenarios:
             now, phase = self.when(scen)
             chosen = self.choose(scen, now, phase)
-            if chosen is None:
+            if chosen is None:  # at this moment no check would tell memory from none
+                unfit += 1
                 continue
             cand, keys = chosen
             judge = (
@@ -208,7 +209,7 @@ class Group:
             self.states,
         )
         sessions = history.to_json()
-        tasks, dropped = [], 0
+        tasks, dropped = [], unfit
         for scen, now, phase, cand, keys, judge in drafts:
             task = self.task(suite, history, sessions, scen, now, phase, cand, keys, judge)
             if no_memory_baseline(task)["fails"]:
@@ -292,6 +293,7 @@ class Group:
         dims = {c["dimension"] for c in checks}
         task["meta"] = {
             "seed": self.seed,
+            "persona": p.describe(),
             "history_id": history.hid,
             "phase": phase,
             "state": self.current.state.key if self.current else None,

@@ -175,6 +175,7 @@ def build() -> list[Dim]:
         text={k: (("text_contains_none", {"none": v}),) for k, v in ALLERGENS.items()},
         weights=(0.4, 0.15, 0.15, 0.15, 0.15),
         rejectable=False,
+        stance="have",
     )
     dim(
         "food.tip",

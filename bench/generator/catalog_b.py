@@ -47,6 +47,7 @@ def _leisure(dim: Add) -> None:
             b("book_tickets", "quantity", exact((2, 3, 4, 5))),
         ),
         rejectable=False,
+        stance="usually",
     )
     dim(
         "tickets.showing",

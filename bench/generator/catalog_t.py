@@ -163,6 +163,7 @@ def _transport(dim: Add) -> None:
         ),
         weights=(0.5, 0.25, 0.25),
         rejectable=False,
+        stance="need",
     )
     dim(
         "car.transmission",
@@ -291,6 +292,7 @@ def _stays(dim: Add) -> None:
         ),
         weights=(0.6, 0.25, 0.15),
         rejectable=False,
+        stance="need",
     )
 
 

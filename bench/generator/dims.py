@@ -47,6 +47,7 @@ class Dim:
     weights: tuple[float, ...] | None = None
     rubric: Mapping[Any, str] = field(default_factory=dict)  # judge rubric per value
     rejectable: bool = True
+    stance: str = "like"  # how a statement is voiced: like (a taste), have (a condition), need, usually
 
     def binding(self, tool: str) -> Binding | None:
         return next((b for b in self.bindings if b.tool == tool), None)

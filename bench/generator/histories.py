@@ -46,6 +46,22 @@ FEEDBACK = {
     "units",
 }
 NO_STATEMENT = {"home.city"}
+EXCEPTION_SOURCES = {
+    "food_delivery",
+    "grocery_order",
+    "coffee_order",
+    "online_purchase",
+    "household_restock",
+    "restaurant_booking",
+    "movie_tickets",
+    "show_tickets",
+    "ride_booking",
+    "airport_transfer",
+    "hotel_booking",
+    "flight_booking",
+    "train_booking",
+    "car_rental",
+}
 NO_UPDATE = {
     "home.city",
     "access.mobility",
@@ -168,7 +184,8 @@ class Builder:
                     plan.rejected = rng.choice(others)
                 if others and rng.random() < 0.15:
                     plan.wrong = rng.choice(others)
-                if others and plan.old is None and rng.random() < 0.12:
+                one_off = plan.old is None and source in EXCEPTION_SOURCES and d.rejectable
+                if others and one_off and rng.random() < 0.15:
                     plan.exception = rng.choice(others)
             self.plans[key] = plan
 
@@ -193,7 +210,13 @@ class Builder:
                     "p": self.phrase(get_dim(plan.dim), plan.value),
                     "t": rng.choice(get_dim(plan.dim).topics),
                 }
-                self._single(t, plan.dim, "statement", plan.value, *ph.render("statement", rng, slots))
+                kind = (
+                    "statement"
+                    if get_dim(plan.dim).stance == "like"
+                    else f"statement_{get_dim(plan.dim).stance}"
+                )
+                text, form = ph.render(kind, rng, slots)
+                self._single(t, plan.dim, "statement", plan.value, text, form)
             if plan.update_at is not None:
                 d = get_dim(plan.dim)
                 slots = {
@@ -231,9 +254,11 @@ class Builder:
             current = [i for i, t in enumerate(times) if self.value(plan.dim, t) == plan.value]
             if not current:
                 continue
-            if plan.exception is not None and len(current) > 1:  # never the only call showing the value
+            taken = {i for i, marks in extras.items() if any(k == "exception" for k, _ in marks)}
+            free = [i for i in current[1:] if i not in taken]  # never the only call showing the value
+            if plan.exception is not None and free:
                 half = self.start + (self.end - self.start) * 0.5
-                late = [i for i in current[1:] if times[i] >= half] or current[1:]
+                late = [i for i in free if times[i] >= half] or free
                 extras.setdefault(late[-1], []).append(("exception", plan))
                 current.remove(late[-1])
             for kind in ("rejected", "wrong"):
@@ -268,14 +293,18 @@ class Builder:
         if "travel.mode" in scen.dims:
             shown["travel.mode"] = self.value("travel.mode", t)
         session = self._session(t)
-        oi, ei = rng.randrange(len(ph.OPENERS)), rng.randrange(len(ph.CLOSERS))
-        request = (
-            ph.after_opener(ph.OPENERS[oi], rng.choice(scen.prompts).format(**slots["text"])) + ph.CLOSERS[ei]
+        oi, ei, pi = (
+            rng.randrange(len(ph.OPENERS)),
+            rng.randrange(len(ph.CLOSERS)),
+            rng.randrange(len(scen.prompts)),
         )
+        request = ph.after_opener(ph.OPENERS[oi], scen.prompts[pi].format(**slots["text"]))
+        form_b = f"behaviour:{scen.name}:p{pi}:o{oi}:e{ei}"
         needed = [k for k in sorted(shown) if k in self.plans]
         inline = None
-        if needed and rng.random() < 0.3:
-            inline = rng.choice([k for k in needed if k not in exceptions] or needed)
+        speakable = [k for k in needed if k not in exceptions and get_dim(k).stance == "like"]
+        if speakable and rng.random() < 0.3:
+            inline = rng.choice(speakable)
             text, form = ph.render(
                 "inline", rng, {"p": self.phrase(get_dim(inline), shown[inline])}, framed=False
             )
@@ -289,6 +318,7 @@ class Builder:
             )
             request = f"{request} {text}"
             self.cue(key, "exception", xval, form_x, session, len(session.turns))
+        request += ph.CLOSERS[ei]
         if inline is not None:
             self.cue(inline, "behaviour", shown[inline], f"inline:{form}", session, len(session.turns))
         session.turns.append({"role": "user", "text": request})
@@ -316,7 +346,7 @@ class Builder:
         body = json.dumps(args, ensure_ascii=False, separators=(", ", ": "))
         for key in needed:
             if key not in exceptions:
-                self.cue(key, "behaviour", shown[key], f"behaviour:{scen.name}", session, len(session.turns))
+                self.cue(key, "behaviour", shown[key], form_b, session, len(session.turns))
         session.turns.append(
             {
                 "role": "tool",

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.generator.assemble import feasible, persona_tasks
-from bench.generator.personas import Persona, make_personas
+from bench.generator.personas import Persona, make_personas, persona_distinctness
 from bench.generator.scenarios import SCENARIOS
 from memory.atomic import commit_temp, temp_path_for
 from memory.errors import BadInput
@@ -44,10 +44,16 @@ def allocate(seed: int, people: list[Persona], target: int) -> dict[str, list[st
 def generate_suite(
     seed: int = 0, personas: int = 400, *, target_tasks: int = 7000, stats: dict | None = None
 ) -> Iterator[dict[str, Any]]:
-    """Yield the suite's tasks, persona by persona. ``stats`` (if given) receives ``dropped``."""
+    """Yield the suite's tasks, persona by persona.
+
+    ``stats`` (if given) receives ``dropped`` (tasks a no-memory agent would pass, left out) and
+    ``personas`` (their behavioural distinctness).
+    """
     if personas < 1 or target_tasks < 1:
         raise BadInput(f"personas and target_tasks must be positive, got {personas} and {target_tasks}")
     people = make_personas(seed, personas)
+    if stats is not None:
+        stats["personas"] = persona_distinctness(people)
     plan = allocate(seed, people, target_tasks)
     dropped = 0
     for person in people:
@@ -79,6 +85,7 @@ def write_suite(
     commit_temp(tmp, path)
     stats = suite_stats(tasks)
     stats["dropped_by_memory_filter"] = info.get("dropped", 0)
+    stats["personas"] = info.get("personas", {})
     stats["bytes"] = path.stat().st_size
     return stats
 
