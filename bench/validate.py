@@ -41,6 +41,7 @@ class Issue:
     line: int
     message: str
     task_id: str | None = None
+    more: int = 0  # > 0 on the line that stands for problems not listed one by one
 
     def __str__(self) -> str:
         where = f"line {self.line}" + (f" ({self.task_id})" if self.task_id else "")
@@ -57,6 +58,10 @@ class ValidationReport:
     suites: set[str] = field(default_factory=set)
 
     @property
+    def problems(self) -> int:
+        return sum(i.more or 1 for i in self.issues)
+
+    @property
     def ok(self) -> bool:
         return not self.issues and self.lines > 0
 
@@ -67,14 +72,15 @@ class ValidationReport:
         if not self.issues:
             return f"{self.path}: {self.valid} tasks, valid"
         shown = "; ".join(str(i) for i in self.issues[:first])
-        more = len(self.issues) - first
+        more = self.problems - sum(i.more or 1 for i in self.issues[:first])
         tail = f"; and {more} more" if more > 0 else ""
-        return f"{self.path}: {len(self.issues)} problem(s) in {self.lines} lines: {shown}{tail}"
+        return f"{self.path}: {self.problems} problem(s) in {self.lines} lines: {shown}{tail}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "path": str(self.path),
             "ok": self.ok,
+            "problems": self.problems,
             "lines": self.lines,
             "valid": self.valid,
             "domains": self.domains,
@@ -297,7 +303,8 @@ def iter_suite(
                 first_line[task_id] = number
         issues = [Issue(number, m, task_id) for m in messages[:MAX_ISSUES_PER_LINE]]
         if len(messages) > MAX_ISSUES_PER_LINE:
-            issues.append(Issue(number, f"and {len(messages) - MAX_ISSUES_PER_LINE} more problems", task_id))
+            hidden = len(messages) - MAX_ISSUES_PER_LINE
+            issues.append(Issue(number, f"and {hidden} more problems", task_id, more=hidden))
         yield number, task, issues
 
 

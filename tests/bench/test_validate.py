@@ -98,7 +98,8 @@ def test_expect_shapes_targets_and_tools(tmp_path):
     assert any("needs TOOL.PARAM" in m for m in messages)
     # five problems are shown per line, then a count
     assert messages[-1] == "and 1 more problems"
-    assert len(messages) == 6
+    assert len(messages) == 6 and report.problems == 6
+    assert "6 problem(s) in 1 lines" in report.summary(first=1) and "and 5 more" in report.summary(first=1)
 
 
 def test_history_errors_keep_their_path_and_shared_histories_are_checked_once(tmp_path):
