@@ -371,7 +371,10 @@ def _info(dim: Add) -> None:
         NEWS,
         {t: [TOPIC_WORDS[t][0]] for t in NEWS},
         ["news I skip", "topics I avoid"],
-        bindings=(b("subscribe_news", "exclude_topics", {t: [t] for t in NEWS}),),
+        bindings=(
+            b("subscribe_news", "exclude_topics", {t: [t] for t in NEWS}),
+            b("subscribe_news", "topics", {}, {t: [t] for t in NEWS}, "param_contains_none"),
+        ),
         text={t: (("text_contains_none", {"none": TOPIC_WORDS[t]}),) for t in NEWS},
         asks={
             "*": (

@@ -50,14 +50,8 @@ class Dim:
     stance: str = "like"  # how a statement is voiced: like (a taste), have (a condition), need, usually
 
     def binding(self, tool: str) -> Binding | None:
-        return next((b for b in self.bindings if b.tool == tool), None)
-
-    def checkable(self, value: Any, tool: str | None) -> bool:
-        """Whether ``value`` yields at least one check for a task on ``tool`` (or a text task)."""
-        if tool is None:
-            return bool(self.text.get(value))
-        b = self.binding(tool)
-        return b is not None and b.arg.get(value) is not None
+        """The binding that carries this dimension's argument on ``tool`` (prohibitions carry none)."""
+        return next((b for b in self.bindings if b.tool == tool and b.kind != "param_contains_none"), None)
 
 
 def ident(values: Sequence[Any], skip: Sequence[Any] = ()) -> dict[Any, Any]:

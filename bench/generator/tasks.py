@@ -136,6 +136,20 @@ def constraint_checks(d: Dim, allowed: Sequence[Any], tool: str | None) -> list[
     for bind in d.bindings:
         if bind.tool != tool:
             continue
+        if bind.kind == "param_contains_none":  # a prohibition: the value must not appear here
+            banned = [bind.accept.get(v) for v in allowed]
+            if all(banned):
+                common = [t for t in banned[0] if all(t in x for x in banned)]
+                if common:
+                    out.append(
+                        {
+                            "dimension": d.key,
+                            "kind": bind.kind,
+                            "target": bind.target,
+                            "expect": {"none": common},
+                        }
+                    )
+            continue
         args = [bind.arg.get(v) for v in allowed]
         if any(a is None for a in args):
             continue
@@ -156,7 +170,7 @@ def rejection_checks(d: Dim, rejected: Any, tool: str) -> list[Check]:
     out = []
     for bind in d.bindings:
         arg = bind.arg.get(rejected)
-        if bind.tool != tool or arg is None or bind.ptype in ("integer", "number"):
+        if bind.tool != tool or arg is None or bind.kind or bind.ptype in ("integer", "number"):
             continue
         if bind.ptype == "array":
             out.append(

@@ -12,7 +12,7 @@ import sys
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
-from bench.evaluate import FAIL, PASS, count_words, evaluate_check, evaluate_task
+from bench.evaluate import CHECK_KINDS, FAIL, PASS, count_words, evaluate_check, evaluate_task
 from bench.generator import (
     generate_suite,
     make_personas,
@@ -78,6 +78,7 @@ def test_nine_domains_sixty_six_scenarios_and_a_third_actions(suite):
     assert 0.1 < stats["dynamic_check_fraction"] < 0.6
     assert stats["phases"].get("inside", 0) > 0 and stats["phases"].get("after", 0) > 0
     assert 0 < stats["judge_checks"] < stats["checks"] * 0.05
+    assert {c["kind"] for t in suite for c in t["checks"]} == set(CHECK_KINDS)
 
 
 def test_tool_scenarios_match_the_generator():
@@ -143,6 +144,28 @@ def test_behaviour_evidence_agrees_with_what_the_check_expects(suite):
                     cited += 1
                     assert evaluate_check(check, None, [call]).status == PASS, (task["id"], check, call)
     assert cited > 100
+
+
+def test_past_calls_never_contradict_a_static_preference(suite):
+    """Where a preference never changed, every past call of that tool agrees with the check (one-offs aside)."""
+    checked = 0
+    for task in suite:
+        exceptions = {(c[0], c[3]) for c in task["meta"]["cues"] if c[2] == "exception"}
+        for check in task["checks"]:
+            if check["dynamic"] or check["kind"] not in ("param_in", "param_range", "param_contains_any"):
+                continue
+            tool, param = check["target"].split(".", 1)
+            if tool == "create_event":  # meetings and focus blocks set the same parameter differently
+                continue
+            for session in task["history"]:
+                if (session["session_id"], check["dimension"]) in exceptions:
+                    continue
+                for turn in session["turns"]:
+                    call = turn.get("tool_call")
+                    if call and call["name"] == tool and param in call["arguments"]:
+                        checked += 1
+                        assert evaluate_check(check, None, [call]).status == PASS, (task["id"], check, call)
+    assert checked > 500
 
 
 def test_expectations_follow_the_persona_and_its_states(suite, personas):
