@@ -77,12 +77,16 @@ def write_suite(
     tmp = temp_path_for(path)
     info: dict[str, Any] = {}
     tasks: list[dict[str, Any]] = []
-    with open(tmp, "w", encoding="utf-8") as handle:
-        for task in generate_suite(seed, personas, target_tasks=target_tasks, stats=info):
-            handle.write(dumps(task) + "\n")
-            task["history"] = None  # keep memory small: stats need meta only
-            tasks.append(task)
-    commit_temp(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            for task in generate_suite(seed, personas, target_tasks=target_tasks, stats=info):
+                handle.write(dumps(task) + "\n")
+                task["history"] = None  # keep memory small: stats need meta only
+                tasks.append(task)
+        commit_temp(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     stats = suite_stats(tasks)
     stats["dropped_by_memory_filter"] = info.get("dropped", 0)
     stats["personas"] = info.get("personas", {})
