@@ -128,7 +128,7 @@ def run(
     from bench.runner import run_bench
     from bench.validate import load_suite
     from memory.errors import BadInput
-    from memory.paths import home
+    from memory.paths import ensure_private_dir, home
 
     agents = tuple(dict.fromkeys(agents or ("iba",)))
     if ablate and "iba" not in agents:
@@ -137,11 +137,14 @@ def run(
         data = default_suite_path()
         if not data.exists():
             click.echo(f"building the seed-{DEFAULT_SEED} suite in {data} (once)...", err=True)
+            ensure_private_dir(data.parent)
             _build_suite(data, seed=DEFAULT_SEED)
     tasks = load_suite(data, domains=domains or None, scenario=scenario, limit=limit)
     if not tasks:
         raise BadInput(f"no task in {data} matches the filters")
-    out = out or home() / "bench" / "results" / data.stem
+    if out is None:
+        ensure_private_dir(home() / "bench")
+        out = ensure_private_dir(home() / "bench" / "results" / data.stem)
     suite = {"path": str(data)}
     summaries = []
     for agent in agents:

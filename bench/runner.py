@@ -228,9 +228,10 @@ class Worker:
     def embedder(self) -> Embedder:
         if self._embedder is None:
             from memory.embedders.registry import load_embedder
+            from memory.paths import ensure_private_dir
 
             inner = self._embedder_arg or load_embedder(self.config.embedder)
-            self._embedder = SharedCacheEmbedder(inner, self._cache_dir)
+            self._embedder = SharedCacheEmbedder(inner, ensure_private_dir(self._cache_dir))
         return self._embedder
 
     def run(self, task: Mapping[str, Any]) -> dict[str, Any]:
