@@ -321,3 +321,17 @@ def test_the_real_planner_agents_and_ablations(tmp_path):
         "iba.jsonl",
         "rag.jsonl",
     ]
+
+
+def test_judges_score_judge_checks_in_a_run(tmp_path):
+    task = load_suite(MINI, scenario="email_draft")
+    ok, no = {"pass": True, "reason": "friendly"}, {"pass": False, "reason": "stiff"}
+    judges = [ScriptedLLM([ok]), ScriptedLLM([ok]), ScriptedLLM([no])]
+    summary = run_bench(
+        task, agent="iba", agent_impl=FakeAgent(), judges=judges, out_dir=tmp_path, progress=False
+    )
+    row = lines(tmp_path / "iba.jsonl")[1]
+    assert row["checks"][-1]["status"] == "pass" and row["model"]["judge_calls"] == 3
+    assert (
+        summary.model["judge_calls"] == 3 and lines(tmp_path / "iba.jsonl")[0]["judges"] == ["scripted"] * 3
+    )
