@@ -1,4 +1,6 @@
-"""The agents IBA-Bench compares. Each turns (task, memory, now) into a text or a tool call.
+"""The agents IBA-Bench compares, and the models they and the judges run on.
+
+Each agent turns (task, memory, now) into a text or a tool call:
 
 - ``iba``: the IBA-Agent planner (deep retrieval, alignment, synthesis); ablations switch one off.
 - ``rag``: one query (the task), top-k hybrid evidence pasted into the prompt, then act, no alignment.
@@ -12,12 +14,19 @@ floor without one.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ibachat.errors import ConfigError, ModelOutputError
+from ibachat.errors import ConfigError, IbachatError, ModelOutputError
+from ibachat.llm.base import LLM, Chunk, Message, ToolSpec
+from memory.embedders.base import Embedder
+
+if TYPE_CHECKING:
+    from bench.evaluate import CheckResult
 
 AGENTS = ("iba", "rag", "full", "none")
 ABLATIONS = ("deep-retrieval", "alignment", "synthesis")
@@ -187,6 +196,153 @@ class ContextAgent:
             return AgentOutput(reply.text, None, info)
         args = call.get("arguments") if isinstance(call.get("arguments"), dict) else {}
         return AgentOutput(None, {"name": call["name"], "arguments": args}, info)
+
+
+# ---------------------------------------------------------------- what agents and judges run on
+
+
+class MeteredLLM(LLM):
+    """Wraps a chat model to count calls, tokens and the time spent in it."""
+
+    def __init__(self, inner: LLM) -> None:
+        self.inner = inner
+        self.name = getattr(inner, "name", "llm")
+        self.can_stream = inner.can_stream
+        self.supports_schema = inner.supports_schema
+        self.supports_tools = inner.supports_tools
+        if hasattr(inner, "n_ctx"):
+            self.n_ctx = inner.n_ctx
+        self.reset()
+
+    def reset(self) -> dict[str, float]:
+        old = dict(getattr(self, "usage", {}))
+        self.usage: dict[str, float] = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "ms": 0.0}
+        return old
+
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        schema: dict[str, Any] | None = None,
+        tools: Sequence[ToolSpec] | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        timeout: float | None = None,
+    ) -> Iterator[Chunk]:
+        self.usage["calls"] += 1
+        start = time.perf_counter()
+        try:
+            stream = self.inner.chat(
+                messages,
+                schema=schema,
+                tools=tools,
+                max_tokens=max_tokens,
+                temperature=temperature,
+                timeout=timeout,
+            )
+            for chunk in stream:
+                if chunk.done:
+                    self.usage["prompt_tokens"] += chunk.prompt_tokens
+                    self.usage["completion_tokens"] += chunk.completion_tokens
+                yield chunk
+        finally:
+            self.usage["ms"] += 1000 * (time.perf_counter() - start)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class SharedCacheEmbedder(Embedder):
+    """An embedder backed by one persistent embedding cache, read once per process.
+
+    Each task's fresh store keeps its own small cache; this one lets a history shared by many
+    tasks be embedded once for the whole suite, without every store re-reading the big file.
+    """
+
+    def __init__(self, inner: Embedder, folder: Path) -> None:
+        from memory.embedcache import EmbeddingCache
+
+        self.inner = inner
+        self.model_id, self.ndim = inner.model_id, inner.ndim
+        self.cache = EmbeddingCache(folder, inner.model_id, inner.ndim)
+
+    def load(self) -> None:
+        self.inner.load()
+
+    def embed_batch(self, texts: Sequence[str]) -> Any:
+        return self.cache.embed_with(self.inner, list(texts))
+
+
+# ---------------------------------------------------------------- judges
+
+
+JUDGE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"pass": {"type": "boolean"}, "reason": {"type": "string"}},
+    "required": ["pass", "reason"],
+}
+_JUDGE_SYSTEM = (
+    "You grade one answer of a personal assistant against a rubric. Judge only what the rubric asks. "
+    'Reply with JSON only: {"pass": true or false, "reason": "one short sentence"}.'
+)
+
+
+def _judge_prompt(
+    check: Mapping[str, Any], task: Mapping[str, Any], text: str | None, calls: list[dict[str, Any]]
+) -> str:
+    shown = text if text is not None else ""
+    if calls:
+        shown += ("\n" if shown else "") + "Tool calls: " + json.dumps(calls, ensure_ascii=False, default=str)
+    prompt = (task.get("task") or {}).get("prompt", "")
+    return f"User request:\n{prompt}\n\nRubric:\n{check.get('rubric', '')}\n\nAssistant output:\n{shown or '(empty)'}"
+
+
+def judge_check(
+    check: Mapping[str, Any],
+    task: Mapping[str, Any],
+    text: str | None,
+    calls: list[dict[str, Any]],
+    judges: Sequence[Any],
+) -> tuple[CheckResult, int]:
+    """Ask every judge; a verdict needs more than half the panel. Returns the result and calls made.
+
+    A judge that fails or answers off-schema abstains; without a majority the check is unscored.
+    """
+    from bench.evaluate import FAIL, PASS, UNSCORED, CheckResult
+    from ibachat.llm.base import Message
+
+    messages = [Message("system", _JUDGE_SYSTEM), Message("user", _judge_prompt(check, task, text, calls))]
+    votes: list[bool] = []
+    notes: list[str] = []
+    for index, judge in enumerate(judges):
+        name = getattr(judge, "name", f"judge{index}")
+        try:
+            verdict = judge.complete(messages, schema=JUDGE_SCHEMA, max_tokens=200, temperature=0.0).json()
+        except IbachatError as exc:
+            notes.append(f"{name}: abstained ({exc})")
+            continue
+        if not isinstance(verdict, dict) or not isinstance(verdict.get("pass"), bool):
+            notes.append(f"{name}: abstained (reply not {{pass: bool, reason}})")
+            continue
+        votes.append(verdict["pass"])
+        notes.append(
+            f"{name}: {'pass' if verdict['pass'] else 'fail'} ({str(verdict.get('reason', ''))[:200]})"
+        )
+    half = len(judges) / 2
+    yes, no = sum(votes), len(votes) - sum(votes)
+    status = PASS if yes > half else FAIL if no > half else UNSCORED
+    result = CheckResult(
+        id=str(check.get("id", "")),
+        kind="judge",
+        status=status,
+        reason=f"{yes} pass / {no} fail of {len(judges)} judges; " + "; ".join(notes),
+        dynamic=bool(check.get("dynamic", False)),
+        dimension=check.get("dimension"),
+    )
+    return result, len(judges)
+
+
+# ---------------------------------------------------------------- choosing an agent
 
 
 def make_agent(

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import html
 import subprocess
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -397,3 +398,46 @@ def render_html(report: Mapping[str, Any]) -> str:
         )
         + "</body></html>"
     )
+
+
+# ---------------------------------------------------------------- progress
+
+
+@contextmanager
+def progress_bar(
+    enabled: bool, total: int, done: int, label: str
+) -> Iterator[Callable[[dict[str, Any]], None]]:
+    """A rich progress bar on stderr with ETA and the running mean soft score; yields ``advance(row)``."""
+    if not enabled:
+        yield lambda row: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    scores: list[float] = []
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("soft {task.fields[soft]}"),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+    )
+    ident = bar.add_task(label, total=total, completed=done, soft="-")
+
+    def advance(row: dict[str, Any]) -> None:
+        if row.get("soft") is not None:
+            scores.append(row["soft"])
+        bar.update(ident, advance=1, soft=f"{sum(scores) / len(scores):.1f}" if scores else "-")
+
+    with bar:
+        yield advance

@@ -14,19 +14,19 @@ import platform
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from bench.agents import AGENTS, Agent, AgentOutput, make_agent
+from bench.agents import AGENTS, Agent, AgentOutput, MeteredLLM, SharedCacheEmbedder, make_agent
 from bench.evaluate import evaluate_task, score_error
+from bench.report import git_revision, progress_bar
 from ibachat.errors import IbachatError
-from ibachat.llm.base import LLM, Chunk, Message, ToolSpec
+from ibachat.llm.base import LLM
 from memory.embedders.base import Embedder
 from memory.errors import BadInput
 from memory.types import parse_time
@@ -69,81 +69,6 @@ class RunSummary:
         out = asdict(self)
         out["results"] = str(self.results)
         return out
-
-
-# ---------------------------------------------------------------- metering and caching
-
-
-class MeteredLLM(LLM):
-    """Wraps a chat model to count calls, tokens and the time spent in it."""
-
-    def __init__(self, inner: LLM) -> None:
-        self.inner = inner
-        self.name = getattr(inner, "name", "llm")
-        self.can_stream = inner.can_stream
-        self.supports_schema = inner.supports_schema
-        self.supports_tools = inner.supports_tools
-        if hasattr(inner, "n_ctx"):
-            self.n_ctx = inner.n_ctx
-        self.reset()
-
-    def reset(self) -> dict[str, float]:
-        old = dict(getattr(self, "usage", {}))
-        self.usage: dict[str, float] = {"calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "ms": 0.0}
-        return old
-
-    def chat(
-        self,
-        messages: Sequence[Message],
-        *,
-        schema: dict[str, Any] | None = None,
-        tools: Sequence[ToolSpec] | None = None,
-        max_tokens: int = 512,
-        temperature: float = 0.0,
-        timeout: float | None = None,
-    ) -> Iterator[Chunk]:
-        self.usage["calls"] += 1
-        start = time.perf_counter()
-        try:
-            stream = self.inner.chat(
-                messages,
-                schema=schema,
-                tools=tools,
-                max_tokens=max_tokens,
-                temperature=temperature,
-                timeout=timeout,
-            )
-            for chunk in stream:
-                if chunk.done:
-                    self.usage["prompt_tokens"] += chunk.prompt_tokens
-                    self.usage["completion_tokens"] += chunk.completion_tokens
-                yield chunk
-        finally:
-            self.usage["ms"] += 1000 * (time.perf_counter() - start)
-
-    def close(self) -> None:
-        self.inner.close()
-
-
-class SharedCacheEmbedder(Embedder):
-    """An embedder backed by one persistent embedding cache, read once per process.
-
-    Each task's fresh store keeps its own small cache; this one lets a history shared by many
-    tasks be embedded once for the whole suite, without every store re-reading the big file.
-    """
-
-    def __init__(self, inner: Embedder, folder: Path) -> None:
-        from memory.embedcache import EmbeddingCache
-
-        self.inner = inner
-        self.model_id, self.ndim = inner.model_id, inner.ndim
-        self.cache = EmbeddingCache(folder, inner.model_id, inner.ndim)
-
-    def load(self) -> None:
-        self.inner.load()
-
-    def embed_batch(self, texts: Sequence[str]) -> Any:
-        return self.cache.embed_with(self.inner, list(texts))
 
 
 # ---------------------------------------------------------------- one task
@@ -338,12 +263,6 @@ def read_results(path: Path, *, repair: bool = False) -> tuple[list[dict[str, An
     return metas, tasks
 
 
-def _git_revision() -> str:
-    from bench.report import git_revision
-
-    return git_revision()
-
-
 def _suite_info(tasks: Sequence[Mapping[str, Any]], suite: Mapping[str, Any] | None) -> dict[str, Any]:
     names = sorted({str(t["suite"]) for t in tasks if t.get("suite")})
     seeds = sorted(
@@ -372,7 +291,7 @@ def _meta(
         "judges": list(config.judges),
         "suite": _suite_info(tasks, suite),
         "config": {"jobs": jobs, "window_tokens": config.window_tokens},
-        "git_revision": _git_revision(),
+        "git_revision": git_revision(),
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "python": platform.python_version(),
     }
@@ -465,7 +384,7 @@ def run_bench(
     new_rows: list[dict[str, Any]] = []
     try:
         writer.write(_meta(config, tasks, suite, jobs, embedder_id))
-        with _progress_bar(progress, len(tasks), len(tasks) - len(todo), config.label) as advance:
+        with progress_bar(progress, len(tasks), len(tasks) - len(todo), config.label) as advance:
 
             def record(row: dict[str, Any]) -> None:
                 row["label"] = config.label
@@ -534,46 +453,6 @@ def _run_pool(
         barren = barren + 1 if broken and not finished_here else 0
         if barren >= 2:
             raise IbachatError("worker processes keep dying before finishing a task; try --jobs 1 to see why")
-
-
-@contextmanager
-def _progress_bar(
-    enabled: bool, total: int, done: int, label: str
-) -> Iterator[Callable[[dict[str, Any]], None]]:
-    """A rich progress bar on stderr with ETA and the running mean soft score; yields ``advance(row)``."""
-    if not enabled:
-        yield lambda row: None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    scores: list[float] = []
-    bar = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("soft {task.fields[soft]}"),
-        TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-    )
-    ident = bar.add_task(label, total=total, completed=done, soft="-")
-
-    def advance(row: dict[str, Any]) -> None:
-        if row.get("soft") is not None:
-            scores.append(row["soft"])
-        bar.update(ident, advance=1, soft=f"{sum(scores) / len(scores):.1f}" if scores else "-")
-
-    with bar:
-        yield advance
 
 
 def _summary(

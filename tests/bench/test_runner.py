@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bench.agents import AgentOutput, ContextAgent, make_agent
-from bench.runner import SharedCacheEmbedder, history_records, read_results, run_bench
+from bench.agents import AgentOutput, ContextAgent, SharedCacheEmbedder, make_agent
+from bench.runner import history_records, read_results, run_bench
 from bench.validate import load_suite
 from ibachat.errors import ConfigError
 from ibachat.llm.scripted import ScriptedLLM
@@ -223,6 +223,10 @@ def test_context_agents_call_the_model_and_report_usage(tmp_path):
 
 
 def test_agent_names_and_model_requirements():
+    import bench.agents
+    import bench.cli
+
+    assert bench.cli.AGENTS == bench.agents.AGENTS and bench.cli.ABLATIONS == bench.agents.ABLATIONS
     with pytest.raises(ConfigError, match="needs a chat model"):
         make_agent("full")
     with pytest.raises(ConfigError, match="iba agent only"):
