@@ -355,7 +355,8 @@ def write_text(
         )
         return fix_text(text, directives) if check else text
     messages = text_messages(task, plan)
-    text = _generate(llm, messages, counters, stream, "answer")
+    budget = min(1024, 2 * directives.max_words + 64) if directives.max_words else 1024
+    text = _generate(llm, messages, counters, stream, "answer", budget)
     if check and text is not None and check_text(text, directives):
         problems = check_text(text, directives)
         repair = [
@@ -368,7 +369,7 @@ def write_text(
                 + ". Reply with the revised answer only.",
             ),
         ]
-        revised = _generate(llm, repair, counters, None, "repair")
+        revised = _generate(llm, repair, counters, None, "repair", budget)
         text = revised if revised else text
         if check_text(text, directives):
             counters.fallbacks.append(
@@ -387,10 +388,11 @@ def _generate(
     counters: PlannerCounters,
     stream: Callable[[str], None] | None,
     step: str,
+    max_tokens: int = 1024,
 ) -> str | None:
     parts: list[str] = []
     try:
-        for chunk in llm.chat(messages, max_tokens=1024, timeout=MODEL_TIMEOUT_S):
+        for chunk in llm.chat(messages, max_tokens=max_tokens, timeout=MODEL_TIMEOUT_S):
             if chunk.text:
                 parts.append(chunk.text)
                 if stream is not None:

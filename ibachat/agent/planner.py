@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -27,7 +27,7 @@ from ibachat.agent.plan import AlignmentPlan, build_plan
 from ibachat.agent.schema_map import params
 from ibachat.agent.types import Evidence, PlannerCounters, ToolCall
 from ibachat.errors import ConfigError, IbachatError
-from ibachat.llm.base import LLM, Message, parse_json_reply
+from ibachat.llm.base import LLM, Chunk, Message, parse_json_reply
 from memory.ledger import PreferenceEvent, copy_event
 from memory.types import Turn, parse_time, utcnow
 
@@ -52,6 +52,25 @@ class Outcome:
             "tool_call": asdict(self.tool_call) if self.tool_call else None,
             "counters": asdict(self.counters),
         }
+
+
+class TimedLLM(LLM):
+    """Passes calls through to ``inner`` and adds the time spent in them to ``model_ms``."""
+
+    def __init__(self, inner: LLM, counters: PlannerCounters) -> None:
+        self.inner, self.counters = inner, counters
+        self.name = getattr(inner, "name", "llm")
+        self.capable = bool(getattr(inner, "capable", False))
+        self.supports_schema = getattr(inner, "supports_schema", True)
+        self.supports_tools = getattr(inner, "supports_tools", False)
+
+    def chat(self, messages: Sequence[Message], **kwargs: Any) -> Iterator[Chunk]:
+        start = time.perf_counter()
+        try:
+            yield from self.inner.chat(messages, **kwargs)
+        finally:
+            ms = (time.perf_counter() - start) * 1000
+            self.counters.timings_ms["model_ms"] = self.counters.timings_ms.get("model_ms", 0.0) + ms
 
 
 def _capable(llm: LLM | None) -> bool:
@@ -144,9 +163,7 @@ class Planner:
     ) -> Evidence:
         if self.memory is None or len(self.memory) == 0:
             return Evidence(task, [], [])
-        before = counters.model_calls
-        t0 = time.perf_counter()
-        llm = self.llm if self.refine and not single else None
+        llm = TimedLLM(self.llm, counters) if self.llm is not None and self.refine and not single else None
         evidence = self._retrieval()(
             self.memory,
             task,
@@ -157,10 +174,6 @@ class Planner:
             counters=counters,
             mode="single" if single else "deep",
         )
-        if counters.model_calls > before:
-            counters.timings_ms["model_ms"] = (
-                counters.timings_ms.get("model_ms", 0.0) + (time.perf_counter() - t0) * 1000 * 0.9
-            )
         return evidence
 
     def _iba(
@@ -270,9 +283,8 @@ class Planner:
             "required": ["add"],
         }
         counters.model_calls += 1
-        t0 = time.perf_counter()
         try:
-            reply = self.llm.complete(
+            reply = TimedLLM(self.llm, counters).complete(
                 [Message("system", system), Message("user", body)],
                 schema=schema,
                 max_tokens=400,
@@ -284,10 +296,6 @@ class Planner:
         except IbachatError as exc:
             counters.fallbacks.append(f"refine: {exc}")
             return []
-        finally:
-            counters.timings_ms["model_ms"] = (
-                counters.timings_ms.get("model_ms", 0.0) + (time.perf_counter() - t0) * 1000
-            )
         items = data.get("add") if isinstance(data, dict) else None
         if not isinstance(items, list):
             counters.fallbacks.append("refine: reply without an 'add' list")

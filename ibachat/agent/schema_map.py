@@ -10,6 +10,7 @@ with the same parameter name map directly.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -94,16 +95,25 @@ class Binding:
     true_value: str | None = None  # boolean parameter: the value that makes it true
 
 
+@lru_cache(maxsize=64)
+def _index(dimension: str) -> dict[str, str]:
+    """Normalised phrase -> value for one attribute (names first, then synonyms)."""
+    attr = BY_DIMENSION[dimension]
+    out: dict[str, str] = {}
+    for value in attr.values:
+        for syn in ENUM_SYNONYMS.get(value, ()):
+            out[normalise_phrase(syn)] = value
+    for value, phrases in reversed(list(attr.values.items())):
+        for p in phrases:
+            out[normalise_phrase(p)] = value
+    for value in attr.values:
+        out[normalise_phrase(value)] = value
+    return out
+
+
 def canonical(attr: Attribute, label: str) -> str | None:
     """The attribute value an enum label (or a past argument) names, if any."""
-    norm = normalise_phrase(str(label))
-    for value, phrases in attr.values.items():
-        if norm == normalise_phrase(value) or norm in (normalise_phrase(p) for p in phrases):
-            return value
-    for value in attr.values:
-        if norm in ENUM_SYNONYMS.get(value, ()):
-            return value
-    return None
+    return _index(attr.dimension).get(normalise_phrase(str(label)))
 
 
 def _avoid_form(attr: Attribute, label: str) -> str | None:
@@ -302,10 +312,16 @@ def _num(x: float, param: Param) -> str:
 
 
 def bindings(tool: dict[str, Any] | None) -> dict[str, list[Binding]]:
-    """param name -> attributes bound to it."""
+    """param name -> attributes bound to it (cached per schema)."""
+    return _bindings(json.dumps(tool or {}, sort_keys=True, default=str))
+
+
+@lru_cache(maxsize=64)
+def _bindings(key: str) -> dict[str, list[Binding]]:
+    tool = json.loads(key)
     out: dict[str, list[Binding]] = {}
     for param in params(tool):
-        binds = [b for attr in ATTRIBUTES if (b := bind(attr, param, tool or {})) is not None]
+        binds = [b for attr in ATTRIBUTES if (b := bind(attr, param, tool)) is not None]
         out[param.name] = binds
     return out
 
