@@ -7,8 +7,9 @@ Each agent turns (task, memory, now) into a text or a tool call:
 - ``full``: the whole history in the prompt, newest turns kept when it exceeds the model's window.
 - ``none``: the task alone, no memory.
 
-``full`` and ``none`` need a chat model; ``iba`` and ``rag`` run on the planner's deterministic
-floor without one.
+With a chat model, ``full`` and ``none`` are single model calls (no planner). Without one, every
+agent runs on the planner's deterministic floor in its mode (``none``: nothing remembered;
+``full``: the recent history pasted, no retrieval or alignment), so they compare like for like.
 """
 
 from __future__ import annotations
@@ -79,13 +80,13 @@ def _plan_info(outcome: Any) -> dict[str, Any]:
 
 
 class PlannerAgent:
-    """``iba`` (optionally ablated) and ``rag``: the project's planner in the matching mode."""
-
-    uses_memory = True
+    """The project's planner in the agent's mode: ``iba`` (optionally ablated) and ``rag``; and
+    ``none``/``full`` when no chat model is given, so that all four compare on the same floor."""
 
     def __init__(self, llm: Any = None, *, mode: str = "iba", ablate: str | None = None) -> None:
-        if mode not in ("iba", "rag"):
-            raise ConfigError(f"the planner agent runs in mode iba or rag, not {mode!r}")
+        if mode not in AGENTS:
+            raise ConfigError(f"the planner agent runs in mode {', '.join(AGENTS)}, not {mode!r}")
+        self.uses_memory = mode != "none"
         if ablate is not None and (mode != "iba" or ablate not in ABLATIONS):
             raise ConfigError(
                 f"ablation {ablate!r} applies to the iba agent only: one of {', '.join(ABLATIONS)}"
@@ -353,6 +354,6 @@ def make_agent(
         raise ConfigError(f"unknown agent {name!r}: use one of {', '.join(AGENTS)}")
     if ablate is not None and name != "iba":
         raise ConfigError(f"--ablate applies to the iba agent only, not {name!r}")
-    if name in ("iba", "rag"):
+    if name in ("iba", "rag") or llm is None:
         return PlannerAgent(llm, mode=name, ablate=ablate)
     return ContextAgent(llm, full=name == "full", window_tokens=window_tokens)

@@ -227,8 +227,11 @@ def test_agent_names_and_model_requirements():
     import bench.cli
 
     assert bench.cli.AGENTS == bench.agents.AGENTS and bench.cli.ABLATIONS == bench.agents.ABLATIONS
+    floor_full, floor_none = make_agent("full"), make_agent("none")  # no model: the planner's floor
+    assert (floor_full.name, floor_full.uses_memory) == ("full", True)
+    assert (floor_none.name, floor_none.uses_memory) == ("none", False)
     with pytest.raises(ConfigError, match="needs a chat model"):
-        make_agent("full")
+        bench.agents.ContextAgent(None, full=True)
     with pytest.raises(ConfigError, match="iba agent only"):
         make_agent("rag", ablate="alignment")
     with pytest.raises(ConfigError, match="unknown agent"):
@@ -288,10 +291,8 @@ def test_run_command_with_a_worker_pool_and_a_model_over_http(tmp_path, monkeypa
         assert result.exit_code == 0, result.output
         assert "0 run, 4 already done" in result.stdout and len(server.requests) == 4
     # bad input is one line, no traceback
-    result = CliRunner().invoke(bench, ["--data", str(MINI), "--agent", "full"])
-    assert (
-        result.exit_code == 1 and "needs a chat model" in result.output and "Traceback" not in result.output
-    )
+    result = CliRunner().invoke(bench, ["--data", str(MINI), "--agent", "full", "--ablate", "alignment"])
+    assert result.exit_code == 1 and "add --agent iba" in result.output and "Traceback" not in result.output
     result = CliRunner().invoke(bench, ["run", "--data", str(MINI), "--domain", "medical"])
     assert result.exit_code == 1 and "no task" in result.output
 
