@@ -118,8 +118,17 @@ def _locomo_conversation(obj: dict[str, Any], fallback_id: str, dataset: Dataset
             dia = normalize_dia_ids([turn.get("dia_id", "")])
             if dia:
                 where[dia[0]] = len(turns)
-            # both LoCoMo speakers are people speaking for themselves: stored as user turns
-            turns.append(HistoryTurn(f"{conv_id}-s{n}", start + timedelta(seconds=k), "user", text))
+            # Both speakers are people speaking for themselves (user turns); who said it is part of
+            # the turn, as in a chat log, since the questions name the speakers. A shared photo's
+            # caption is part of what was said.
+            speaker = str(turn.get("speaker") or "").strip()
+            caption = str(turn.get("blip_caption") or "").strip()
+            said = (
+                (f"{speaker}: " if speaker else "")
+                + text
+                + (f" [shared a photo: {caption}]" if caption else "")
+            )
+            turns.append(HistoryTurn(f"{conv_id}-s{n}", start + timedelta(seconds=k), "user", said))
     conv = Conversation(conv_id, turns)
     for index, qa in enumerate(obj.get("qa") or []):
         wanted = normalize_dia_ids(qa.get("evidence") or [])

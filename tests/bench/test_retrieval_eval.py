@@ -81,7 +81,12 @@ def test_locomo_ids_times_and_both_layouts(tmp_path):
         dataset = load_locomo(path)
         assert [c.id for c in dataset.conversations] == ids
         conv = dataset.conversations[0]
-        assert [t.text[:5] for t in conv.turns] == ["I ado", "Cute!", "Miso ", "Bring"]
+        assert [t.text[:9] for t in conv.turns] == [
+            "Ana: I ad",
+            "Ben: Cute",
+            "Ana: Miso",
+            "Ben: Brin",
+        ]  # who said it is kept
         assert conv.turns[2].time == datetime(2023, 6, 2, 10, 5, tzinfo=UTC)
         assert [(q.evidence, q.category) for q in conv.questions] == [
             ([0], "single-hop"),
