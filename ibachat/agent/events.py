@@ -40,7 +40,7 @@ CORRECTION = re.compile(
 UPDATE = re.compile(
     r"\b(?:anymore|no longer|from now on|going forward|these days|lately|nowadays|changed my mind|not anymore|"
     r"i'm now|i now|i've (?:gone|become|switched|started|stopped|quit|given up|cut out|decided)|recently (?:started|switched|stopped|became|went)|"
-    r"switched|switching|converted)\b"
+    r"switched|switching|converted|update your notes|for the record|make a note|note that|please note|remember that)\b"
 )
 ONE_OFF = re.compile(
     r"\bfor (?:my|a|our|his|her|their) (?:\w+ )?(?:friend|friends|wife|husband|partner|boyfriend|girlfriend|guest|guests|boss|"
@@ -162,6 +162,8 @@ def _interesting(text: str, vocab: Any = None) -> bool:
         or DENY.search(text)
         or INJECTION.search(text)
         or RECOVERY.search(text)
+        or SIGN_OFF.search(text)
+        or re.search(r"\b(?:live in|based in|living in|home ?town|home is|moved to|i'm from)\b", text)
         or any(re.search(s.trigger, text) for s in STATES)
         or re.search(r"\bwords\b|[$€£]\d|\d+ (?:dollars|bucks|euros?|pounds)", text)
     )
@@ -330,6 +332,7 @@ def _user_events(
                 continue
             mentions.append((m, sentence))
         out += _numbers(turn, sentence, extractor)
+    out += _facts(turn, extractor)
     corrective = bool(CORRECTION.search(text)) or (assistant is not None and bool(DENY.search(text)))
     for m, sentence in mentions:
         if _name_not_wish(m, sentence, turn.text):
@@ -417,6 +420,41 @@ def _mention_events(
     if implied:
         base.update(polarity=1, confidence=round(conf * 0.85, 3), reason=f"implied by avoiding {m.value}")
         out.append(_event(turn, m.dimension, implied, kind, **base))
+    return out
+
+
+SIGN_OFF = re.compile(
+    r"\b(?:sign(?:ing)?[- ]?off|close|closing|end|ending|finish)\s+(?:my |all my |the |your |every )?"
+    r"(?:e-?mails?|messages?|letters?|notes?)?\s*with\s+[\"'“‘]?([A-Za-z][\w ,!.'-]{1,30}?)[\"'”’]?\s*(?:[.!;]|$)",
+    re.IGNORECASE,
+)
+CLOSING = re.compile(
+    r"\b(?:regards|wishes|cheers|best|thanks|thank you|sincerely|yours|love|warmly|take care|talk soon|ciao|"
+    r"all the best|speak soon|hugs|xx|kind|warm)\b",
+    re.IGNORECASE,
+)
+HOME = re.compile(
+    r"\b(?i:i live in|i'm based in|i am based in|i'm living in|i am living in|back home in|my home ?town is|"
+    r"home is|i moved to|we moved to|i've moved to|we live in|i'm from|i am from)\s+([A-Z][\w'-]+(?:[ -][A-Z][\w'-]+)?)"
+)
+
+
+def _facts(turn: Turn, extractor: str) -> list[PreferenceEvent]:
+    """Facts read from the user's own casing: a preferred sign-off, the home city."""
+    out: list[PreferenceEvent] = []
+    for m in SIGN_OFF.finditer(turn.text):
+        sign = m.group(1).strip(" ,")
+        quoted = m.group(0).rstrip(" .!;")[-1:] in "\"'”’"
+        if not quoted and not CLOSING.search(sign):
+            continue  # "end with the next steps" is about content, not a sign-off
+        out.append(
+            _event(turn, "text.sign_off", sign, "stated", extractor=extractor, subject=m.group(0)[:160])
+        )
+    for m in HOME.finditer(turn.text):
+        kind = "updated" if "moved" in m.group(0).lower() else "stated"
+        out.append(
+            _event(turn, "profile.home_city", m.group(1), kind, extractor=extractor, subject=m.group(0)[:160])
+        )
     return out
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ibachat.agent.plan import AlignmentPlan, ParamDirective, TextDirectives
 from ibachat.agent.polarity import analyse, normalise
-from ibachat.agent.slots import fill_value
+from ibachat.agent.slots import fill_value, task_value
 from ibachat.agent.types import PlannerCounters, ToolCall
 from ibachat.errors import IbachatError
 from ibachat.llm.base import LLM, Message, parse_json_reply
@@ -71,7 +71,8 @@ def slot_fill(schema: dict[str, Any], plan: AlignmentPlan, task: str, now: datet
         prop = prop if isinstance(prop, dict) else {}
         pd = plan.params.get(name)
         if pd is not None and pd.chosen is not None and _ok(pd.chosen, prop, pd):
-            args[name] = pd.chosen
+            said = task_value(name, prop, task, now) if pd.kind in ("string", "integer", "number") else None
+            args[name] = said if said is not None and not pd.certain and _ok(said, prop, pd) else pd.chosen
             continue
         value = fill_value(name, prop, task, now, required=name in required, plan=plan)
         if value is not None:

@@ -59,6 +59,7 @@ class Attribute:
     exclusive: bool = True  # one value at a time (a seat) or a set (allergens)
     label: str = ""
     numeric: dict[str, float] = field(default_factory=dict)  # value -> number for numeric parameters
+    context_for: frozenset[str] = frozenset()  # only these phrases need ``context`` (all of them when empty)
 
     def rank(self, value: str) -> int | None:
         return self.scale.index(value) if value in self.scale else None
@@ -84,12 +85,15 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "spice spicy spiciness heat chili hot pepper",
         {
             "none": "no spice, zero spice, bland, non spicy, nonspicy, no heat, no chili",
-            "mild": "mild, mildly spicy, a little spicy, a bit spicy, slightly spicy, a little spice, a touch of spice, not too spicy, not overly spicy, mild heat",
+            "mild": "mild, mildly spicy, a little spicy, a bit spicy, slightly spicy, a little spice, a touch of spice, not too spicy, not overly spicy, mild heat, a little heat, a bit of heat, a touch of heat, a little kick, a bit of a kick, gentle heat, light spice, lightly spiced, not too hot, medium mild",
             "medium": "medium spicy, medium spice, medium heat, medium hot, moderately spicy",
-            "hot": "spicy, spicier, spiciest, spice, spicy food, spicy foods, extra spicy, very spicy, really spicy, super spicy, fiery, hot sauce, extra hot, chili, chilli, chile, chilies, chillies, jalapeno, jalapeño, habanero, sriracha, szechuan, sichuan, vindaloo, heat, kick, hot and spicy, the hotter the better, spice level hot",
+            "hot": "spicy, spicier, spiciest, spice, spicy food, spicy foods, hottest, hottest spice level, hottest level, hottest option, max spice, maximum spice, extra spicy, very spicy, really spicy, super spicy, fiery, hot sauce, extra hot, chili, chilli, chile, chilies, chillies, jalapeno, jalapeño, habanero, sriracha, szechuan, sichuan, vindaloo, heat, kick, hot and spicy, the hotter the better, spice level hot",
         },
         scale=("none", "mild", "medium", "hot"),
-        context=_FOOD + r"|spic|heat|hot|chil|mild",
+        context=_FOOD + r"|spic|chil|mild|pepper|sriracha",
+        context_for=frozenset(
+            {"heat", "kick", "fiery", "burn", "hottest", "hottest option", "hottest level"}
+        ),
         generic="spicy, spicier, spiciest, spice, spicy food, spicy foods, fiery, hot sauce, chili, chilli, chile, chilies, chillies, jalapeno, jalapeño, habanero, sriracha, szechuan, sichuan, vindaloo, heat, kick, hot and spicy",
         label="spice level",
     ),
@@ -138,6 +142,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
             "coconut": "coconut milk",
             "none": "black, no milk, without milk",
         },
+        context=_DRINK,
+        context_for=frozenset({"black", "oat"}),
     ),
     _a(
         "drink.temperature",
@@ -346,7 +352,7 @@ BLOCKLIST = tuple(
     long haul, business trip, business meeting, direct deposit, direct message, direct messages, cold call,
     a cold, the cold, cold weather, shopping list, to do list, todo list, guest list, wish list, reading list,
     playlist, waiting list, waitlist, light bulb, light rail, easy going, take it easy, first thing,
-    window shopping, heat wave, heatwave, first class mail, economy of, nuts and bolts, in a pinch, chill out,
+    window shopping, heat wave, heatwave, heat pump, heat pumps, heat up, first class mail, economy of, nuts and bolts, in a pinch, chill out,
     run into, not a big deal, black friday, big deal, little bit, the middle of, in the middle""".split(",")
     if p.strip()
 )

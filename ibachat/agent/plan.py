@@ -440,6 +440,8 @@ def _tool_directives(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution)
         elif param.kind == "boolean":
             pd.chosen = d.chosen == "true" if d.chosen in ("true", "false") else None
             pd.certain = certain and pd.chosen is not None
+        elif param.kind == "string" and d.chosen is not None and (d.source != "habit" or d.support >= 2):
+            pd.chosen, pd.certain = d.chosen, False  # the task's own words win at execution
         elif param.kind in ("integer", "number") and d.chosen is not None:
             value = _typed(d.chosen, param)
             if re.search(r"max|limit|budget|cap", param.name.lower()):

@@ -184,6 +184,9 @@ _AFTER: list[tuple[str, int, int, str]] = [
         "",
     ),
     (r"(?:is|are) (?:good|great|nice|fine by me|the way to go|my style)", 1, 2, ""),
+    (r"from now on|going forward|from here on(?: out)?|these days|nowadays|for good", 1, 2, "update"),
+    (r"as usual|like always|as always|like last time|same as always|same as usual", 1, 1, "habit"),
+    (r"now|these days|nowadays|from here", 1, 1, "update"),
     (
         r"(?:wreck|destroy|ruin|exhaust|kill|hurt)s? (?:me|my \w+)|wipes? me out|(?:is|are) (?:hell|murder|torture) on",
         -1,
@@ -323,11 +326,17 @@ def _words(text: str) -> int:
     return len(re.findall(r"[\w']+", text))
 
 
-def _pick(candidates: list[tuple[str, str]], context: str) -> tuple[str, str] | None:
+def _pick(candidates: list[tuple[str, str]], context: str, phrase: str) -> tuple[str, str] | None:
     for dimension, value in candidates:
         attr = BY_DIMENSION.get(dimension)
         if attr is None or attr.context is None or context_re(attr.context).search(context):
             return dimension, value
+        if (
+            attr.context_for
+            and " ".join(phrase.split()).rstrip("s") not in attr.context_for
+            and phrase not in attr.context_for
+        ):
+            return dimension, value  # a strong word: no context needed
     return None
 
 
@@ -344,7 +353,7 @@ def find_mentions(
         taken.append((m.start(), m.end(), cands[0][1] if cands else ""))
         if not cands:
             continue
-        picked = _pick(cands, ctx)
+        picked = _pick(cands, ctx, m.group(0))
         if picked is None:
             continue
         attr = BY_DIMENSION[picked[0]]

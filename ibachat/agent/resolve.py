@@ -30,7 +30,11 @@ RANK = {
     "chose": 1,
 }
 GENERIC = frozenset({"any", "no_preference", "none_preference", "either", "no preference"})
-HABIT_MIN = 3  # repeated choices that make a habit strong enough to question an old statement
+HABIT_MIN = 3
+HABIT_HALF_LIFE_DAYS = 60.0
+REQUEST_WEIGHT = {
+    "asked": 2.0
+}  # repeated choices that make a habit strong enough to question an old statement
 
 
 @dataclass
@@ -59,6 +63,7 @@ class Decision:
     events: list[str] = field(default_factory=list)
     needs_clarification: bool = False
     question: str = ""
+    support: int = 0  # how many events back the chosen value
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -213,8 +218,12 @@ def _decide(
     neutral: dict[str, PreferenceEvent] = {}
     habits: list[PreferenceEvent] = []
     for e in lasting:
-        if e.kind == "chose":
-            habits.append(e)
+        if e.kind == "chose" or (e.kind == "asked" and e.polarity > 0 and not _is_task(e)):
+            habits.append(e)  # a one-time request is behaviour: it counts double, but it is no statement
+            if e.kind == "asked" and e.value in avoid:
+                _supersede(
+                    res, key, avoid.pop(e.value), e, "asked for again", f"{_label(e.value)} requested again"
+                )
         elif e.polarity > 0:
             for v, old in list(pos.items()):
                 if exclusive and v != e.value and _rank(e) >= min(_rank(old), 3):
@@ -302,7 +311,7 @@ def _long_term(
         ordered = sorted(pos.values(), key=lambda e: (_rank(e), e.valid_from), reverse=True)
         best = ordered[0]
         d.prefer = [e.value for e in ordered]
-        d.chosen, d.confidence = best.value, best.confidence
+        d.chosen, d.confidence, d.support = best.value, best.confidence, 1 + counts.get(best.value, 0)
         d.source = {"task": "task", "corrected": "correction", "updated": "update", "asked": "request"}.get(
             "task" if _is_task(best) else best.kind, "statement"
         )
@@ -351,14 +360,20 @@ def _long_term(
         return
     if not counts:
         return
-    top = counts.most_common()
-    best_value, n = max(top, key=lambda kv: (kv[1], last_seen[kv[0]].valid_from))
-    d.chosen, d.source = best_value, "habit"
+    weight: dict[str, float] = {}
+    for e in habits:  # recent choices count more: a habit can change without a word
+        age = max(0.0, (res.now - e.valid_from).total_seconds() / 86400)
+        weight[e.value] = weight.get(e.value, 0.0) + REQUEST_WEIGHT.get(e.kind, 1.0) * 0.5 ** (
+            age / HABIT_HALF_LIFE_DAYS
+        )
+    top = sorted(counts.items(), key=lambda kv: (weight[kv[0]], last_seen[kv[0]].valid_from), reverse=True)
+    best_value, n = top[0]
+    d.chosen, d.source, d.support = best_value, "habit", n
     d.confidence = min(0.85, 0.3 + 0.12 * n)
     d.prefer = [v for v, _ in top] if not exclusive else [best_value]
     d.reason = f"habit: chose {_label(best_value)} {n} time(s)" + (" (weak: once)" if n == 1 else "")
     d.events += [e.id for e in habits if e.value == best_value]
-    rivals = [v for v, c in top if v != best_value and c == n]
+    rivals = [v for v, _ in top[1:] if weight[v] >= 0.8 * weight[best_value]]
     if rivals and exclusive:
         d.needs_clarification = True
         d.question = f"For {_key_label(key)}, do you want {_label(best_value)} or {_label(rivals[0])}?"
@@ -372,7 +387,7 @@ def _long_term(
                     key,
                     d.events[-1:],
                     losers,
-                    "more frequent choice wins",
+                    "more frequent (and recent) choice wins",
                     f"{_label(best_value)} {n}x vs {_label(value)} {counts[value]}x",
                 )
             )

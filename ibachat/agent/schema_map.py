@@ -32,6 +32,10 @@ NUMERIC_DIMS: dict[str, tuple[str, str]] = {
     "text.max_words": ("maximum", r"words?|length"),
     "text.min_words": ("minimum", r"words?|length"),
 }
+STRING_DIMS: dict[str, str] = {  # facts about the user that fill a text parameter of this name
+    "text.sign_off": r"sign_?off|closing|signature|valediction",
+    "profile.home_city": r"^(?:origin|from|from_city|departure_city|home|home_city)$",
+}
 GENERIC_ENUMS = frozenset(
     "any none no preference no_preference standard regular normal default other auto yes no true false n/a "
     "unknown send custom".split()
@@ -150,7 +154,9 @@ def bind(attr: Attribute, param: Param, tool: dict[str, Any]) -> Binding | None:
         for label in param.labels:
             value = canonical(attr, label)
             if value is not None:
-                b.to_enum.setdefault(value, []).append(label)
+                labels = b.to_enum.setdefault(value, [])
+                exact = normalise_phrase(label) == normalise_phrase(value)
+                labels.insert(0, label) if exact else labels.append(label)
                 if value in attr.scale:
                     b.rank[label] = attr.scale.index(value)
             avoided = _avoid_form(attr, label)
@@ -193,6 +199,9 @@ def map_event(
 ) -> list[tuple[str, int]]:
     """The event in ``param``'s terms: (value label, polarity) pairs; [] when it does not bear on it."""
     dim, value, pol = event.dimension, str(event.value), event.polarity
+    if dim in STRING_DIMS:
+        ok = param.kind == "string" and not param.enum and re.search(STRING_DIMS[dim], param.name.lower())
+        return [(value, pol)] if ok and pol > 0 else []
     if dim in NUMERIC_DIMS:
         mode, words = NUMERIC_DIMS[dim]
         if (
@@ -228,6 +237,7 @@ def map_event(
 
 
 BY_DIMENSION_PREFIXES = frozenset(d.split(".")[0] for d in BY_DIMENSION) | {
+    "profile",
     "size",
     "state",
     "injection",
@@ -255,7 +265,9 @@ def _direct(value: str, pol: int, param: Param, binds: list[Binding]) -> list[tu
         except ValueError:
             return []
         return [(value, pol)]
-    return []  # free text (dish names, notes) is never filled from past calls
+    if param.kind == "string" and len(value.split()) <= 4:
+        return [(value, pol)]  # a short string argument (an origin, a sign-off) can become a habit
+    return []  # lists of free text (dishes, items) are never filled from past calls
 
 
 def _from_attr(b: Binding, param: Param, value: str, pol: int) -> list[tuple[str, int]]:
@@ -277,7 +289,7 @@ def _from_attr(b: Binding, param: Param, value: str, pol: int) -> list[tuple[str
     out: list[tuple[str, int]] = []
     if pol > 0:
         labels = b.to_enum.get(value) or _nearest(b, attr, value)
-        out += [(lab, 1) for lab in labels]
+        out += [(lab, 1) for lab in labels[:1]]  # one value wanted: the exact name when there is one
     elif pol < 0:
         for avoided in avoided_values(attr, value, generic=False):
             out += [(lab, -1) for lab in b.to_enum.get(avoided, [])]

@@ -130,7 +130,16 @@ def _count(task: str, name: str) -> int | None:
     return None
 
 
+_RECIPIENT = re.compile(
+    r"\b(?:answer|email|e-mail|reply to|write to|message|text|tell|ask|thank|invite|remind|ping|cc|send \w+ to|"
+    r"write \w+ to|note to|letter to)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+)
+
+
 def _place(task: str, name: str) -> str | None:
+    if re.search(r"^(?:to|recipient|recipients|attendee|attendees|person|contact|name)$", name.lower()):
+        m = _RECIPIENT.search(task)
+        return m.group(1) if m else None
     n = name.lower()
     keys = (
         ["to"]
@@ -161,6 +170,22 @@ def _in_bounds(prop: dict[str, Any], value: float) -> float:
     if isinstance(hi, (int, float)):
         value = min(value, hi)
     return value
+
+
+def task_value(name: str, prop: dict[str, Any], task: str, now: datetime) -> Any:
+    """Only what the task's own words give for ``name`` (None when they say nothing)."""
+    kind = prop.get("type")
+    if kind in ("integer", "number"):
+        n = _count(task, name.lower())
+        return None if n is None else _in_bounds(prop, n)
+    if kind == "string" and not prop.get("enum"):
+        if prop.get("format") in ("date", "date-time"):
+            return _string(name, prop, task, now, None) if task_date(task, now) else None
+        if "[0-5][0-9]" in prop.get("pattern", "") or re.search(r"(?:^|_)time$", name):
+            return task_time(task)
+        value = _place(task, name)
+        return None if value is None else _clip(value, prop)
+    return None
 
 
 def fill_value(
