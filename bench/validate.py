@@ -337,6 +337,9 @@ def load_suite(
         raise BadInput(f"unknown domain(s) {', '.join(sorted(unknown))} (known: {', '.join(DOMAINS)})")
     if limit is not None and limit < 1:
         raise BadInput(f"limit must be at least 1, got {limit}")
+    stamp = _stamp(Path(path))
+    if stamp is not None and _already_valid(Path(path), stamp):
+        return _load_trusted(Path(path), wanted, scenario, limit)
     report = ValidationReport(Path(path))
     tasks: list[dict[str, Any]] = []
     for _number, task, issues in iter_suite(path, max_line_bytes=max_line_bytes):
@@ -354,4 +357,68 @@ def load_suite(
             tasks.append(task)
     if not report.ok:
         raise BadInput(f"invalid suite, nothing was run: {report.summary(first=3)}")
+    if stamp is not None:
+        _remember_valid(Path(path), stamp)
+    return tasks
+
+
+# A suite that validated once is not validated again until it changes (size, mtime or the
+# schema): the 7,000-task default suite takes ~20 s to validate. Stamps live in the ibachat home.
+def _stamps_file() -> Path:
+    from memory.paths import home
+
+    return home() / "bench" / "validated.json"
+
+
+def _stamp(path: Path) -> dict[str, Any] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+
+    schema = hashlib.sha256(SCHEMA_FILE.read_bytes()).hexdigest()[:16]
+    return {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "schema": schema}
+
+
+def _read_stamps() -> dict[str, Any]:
+    try:
+        data = json.loads(_stamps_file().read_text("utf-8"))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _already_valid(path: Path, stamp: dict[str, Any]) -> bool:
+    return _read_stamps().get(str(path.resolve())) == stamp
+
+
+def _remember_valid(path: Path, stamp: dict[str, Any]) -> None:
+    from memory.atomic import atomic_write_text
+
+    stamps = _read_stamps()
+    stamps[str(path.resolve())] = stamp
+    try:
+        _stamps_file().parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(_stamps_file(), json.dumps(stamps))
+    except OSError:
+        return  # only a speed-up: the suite is validated again next time
+
+
+def _load_trusted(
+    path: Path, wanted: set[str], scenario: str | None, limit: int | None
+) -> list[dict[str, Any]]:
+    """Parse an already-validated, unchanged suite without schema checks (filters applied)."""
+    tasks: list[dict[str, Any]] = []
+    with open(path, "rb") as handle:
+        for raw in handle:
+            if not raw.strip():
+                continue
+            task = json.loads(raw)
+            if wanted and task["domain"] not in wanted:
+                continue
+            if scenario is not None and task["scenario"] != scenario:
+                continue
+            tasks.append(task)
+            if limit is not None and len(tasks) >= limit:
+                break
     return tasks

@@ -173,3 +173,20 @@ def test_validate_command(tmp_path):
     assert json.loads(result.stdout)["issues"][0]["line"] == 2
     result = runner.invoke(bench, ["validate", str(tmp_path / "missing.jsonl")])
     assert result.exit_code == 1 and "no such suite file" in result.output
+
+
+def test_a_validated_suite_is_trusted_only_while_it_is_unchanged(tmp_path):
+    import os
+
+    suite = tmp_path / "suite.jsonl"
+    suite.write_bytes(MINI.read_bytes())
+    first = load_suite(suite)
+    assert load_suite(suite) == first  # second load: from the stamp, same tasks
+    assert load_suite(suite, limit=1) == first[:1]
+    bad = json.loads(MINI.read_text().splitlines()[0])
+    bad["domain"] = "astrology"
+    with suite.open("a") as handle:
+        handle.write(json.dumps(bad) + "\n")
+    os.utime(suite, ns=(1, 1))  # even with an old mtime, the size changed
+    with pytest.raises(BadInput, match="invalid suite"):
+        load_suite(suite)
