@@ -11,7 +11,10 @@ SLASH_COMMANDS: dict[str, str] = {
     "/new": "start a new session",
     "/search": "search every session: /search WORDS",
     "/rename": "rename this session: /rename TITLE",
-    "/model": "show the chat model (or switch: /model ollama:NAME | embedded)",
+    "/model": "show the chat model",
+    "/approve": "run the proposed action",
+    "/edit": "edit the proposed action's arguments, then run it",
+    "/reject": "turn the proposed action down: /reject [reason] (remembered as a preference)",
     "/help": "this list",
     "/quit": "leave",
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ibachat.commands.common import one_line, printable
+from ibachat.commands.common import printable
 
 RENDER_LIMIT = 20_000  # characters of one message that are drawn
 LINE_LIMIT = 160
@@ -26,10 +26,16 @@ def safe(text: str, limit: int = RENDER_LIMIT, style: str = "") -> Text:
 
 
 def safe_line(text: str, limit: int = LINE_LIMIT, style: str = "") -> Text:
-    """One line: whitespace collapsed, control characters visible, cut at ``limit``."""
-    return Text(one_line(text, limit), style=style)
+    """One line: whitespace collapsed, control characters visible, cut at ``limit`` with "…"."""
+    return Text(short(text, limit), style=style)
 
 
 def markdown_source(text: str, limit: int = RENDER_LIMIT) -> str:
     """Text for the Markdown widget: control characters visible, long text cut."""
     return clip(text, limit)
+
+
+def short(text: str, limit: int) -> str:
+    """One printable line of at most ``limit`` characters, ending in "…" when cut."""
+    line = printable(" ".join(text[: limit * 4].split()))
+    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -38,6 +40,7 @@ def test_long_text_is_cut_for_display_and_says_how_much():
     shown = safe(text).plain
     assert len(shown) < RENDER_LIMIT + 50 and "+5,000 chars" in shown
     assert safe_line("one\ntwo   three", 100).plain == "one two three"
+    assert safe_line("x" * 50, 10).plain == "x" * 9 + "…"
 
 
 def test_input_history_walks_back_and_returns_to_the_draft():
@@ -151,3 +154,15 @@ def test_undo_expires_after_its_window(memory):
     undo.forget_turns([turn.id])
     now[0] = 11.0
     assert undo.pending is None and undo.undo() is None and len(memory) == 0
+
+
+def _modules_after(module: str) -> set[str]:
+    code = f"import importlib, sys; importlib.import_module({module!r}); print(' '.join(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    return {name.split(".")[0] for name in out.split()}
+
+
+def test_the_app_and_the_repl_import_nothing_heavy():
+    heavy = {"torch", "FlagEmbedding", "transformers", "xllamacpp", "usearch", "bench"}
+    assert not _modules_after("ibachat.tui.app") & heavy
+    assert not _modules_after("ibachat.repl") & (heavy | {"textual", "prompt_toolkit"})

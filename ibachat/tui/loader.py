@@ -1,0 +1,125 @@
+"""Build the assistant for the chat front ends: open the memory, pick and load the models.
+
+Runs in a worker thread (the TUI) or before the first prompt (the REPL). Every slow step reports
+``progress(stage, fraction)``; a problem that still leaves a working assistant (Ollama down: the
+embedded model is used) becomes a banner line instead of an error.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ibachat.errors import ModelUnavailable
+
+if TYPE_CHECKING:
+    from ibachat.assistant import Assistant
+    from ibachat.config import Config
+    from ibachat.llm.base import LLM
+
+Progress = Callable[[str, float | None], None]
+
+
+class LoadCancelled(Exception):
+    """Raised by a progress callback to stop loading (the app is closing)."""
+
+
+@dataclass
+class Loaded:
+    assistant: Assistant
+    banner: str | None = None
+
+
+def _quiet(stage: str, fraction: float | None) -> None:
+    """A progress callback that shows nothing."""
+
+
+def _abandonable(fn: Callable[[], object], progress: Progress, stage: str, fraction: float) -> None:
+    """Run a slow step that cannot be interrupted (an import, loading weights) in a daemon thread.
+
+    ``progress`` is called every 0.1 s while it runs; when it raises (the app is closing) the
+    step is left to finish or die with the process instead of holding the exit up.
+    """
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            fn()
+        except BaseException as exc:  # noqa: BLE001 - handed over to the waiting thread, which raises it
+            failure.append(exc)
+
+    thread = threading.Thread(target=run, name=f"ibachat-load: {stage}", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        progress(stage, fraction)
+        thread.join(0.1)
+    if failure:
+        raise failure[0]
+
+
+def pick_model(config: Config) -> tuple[LLM | None, str | None]:
+    """The chat model for ``config.model`` and a banner line when it is not what was asked for."""
+    from ibachat.llm.embedded import EmbeddedLLM
+    from ibachat.llm.ollama_backend import ollama_host
+    from ibachat.llm.select import choose, parse_spec, resolve_model
+
+    kind, _ = parse_spec(config.model)
+    host = config.ollama_host or None
+    if kind == "embedded":
+        return resolve_model(config.model), None
+    choice = choose(config.model, host=host)
+    if choice.backend == "ollama" and choice.ready:
+        return resolve_model(f"ollama:{choice.model}", host=host), None
+    url = ollama_host(host)
+    if kind == "ollama":
+        why = choice.problem or f"Ollama at {url} is not usable"
+    else:
+        why = f"Ollama is not reachable at {url}"
+    fallback = EmbeddedLLM()
+    if fallback.model_path is None or not fallback.model_path.is_file():
+        return None, f"{why}, and no embedded model is installed: answers are unavailable"
+    return fallback, f"{why}: continuing on the embedded model"
+
+
+def load_assistant(
+    config: Config, *, progress: Progress = _quiet, warm_indexes: bool = True, home: str | None = None
+) -> Loaded:
+    """Open the memory (writer lock), choose the chat model, load the embedder, indexes and model."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    from ibachat.assistant import Assistant
+    from memory.memory import Memory
+
+    progress("opening memory", 0.05)
+    memory = Memory.open(home, embedder=config.embedder)
+    try:
+        progress("choosing the chat model", 0.1)
+        llm, banner = pick_model(config)
+        _abandonable(memory.embedder.load, progress, f"loading embedder {config.embedder}", 0.2)
+        if warm_indexes:
+
+            def indexing(stage: str, done: int, total: int) -> None:
+                progress(f"indexing memory: {stage} {done:,}/{total:,}", 0.3 + 0.5 * done / max(total, 1))
+
+            progress("loading memory indexes", 0.3)
+            memory._indexes(indexing)  # the facade has no public "prepare" yet
+        loader = getattr(llm, "load", None)
+        if llm is not None and callable(loader):
+            try:
+                _abandonable(loader, progress, f"loading model {llm.name}", 0.85)
+            except ModelUnavailable as exc:
+                llm, banner = None, f"{exc}: answers are unavailable"
+        assistant = Assistant(memory, llm, config=config)
+    except LoadCancelled:
+        # Half-built indexes must not be saved as if they were complete: drop them unsaved,
+        # so the next start reconciles again (the facade has no public way to say this yet).
+        memory._vectors = memory._lexical = None
+        memory.close()
+        raise
+    except BaseException:
+        memory.close()
+        raise
+    progress("ready", 1.0)
+    return Loaded(assistant, banner)

