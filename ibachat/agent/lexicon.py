@@ -225,12 +225,13 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "schedule.time_of_day",
         "time departure slot hour period when",
         {
-            "morning": "morning, mornings, early morning, first thing, before noon, morning person, early bird, early flights, early meetings",
+            "early_morning": "early morning, early mornings, first thing, first thing in the morning, crack of dawn, early bird, first slot of the day, first slot, earliest slot, first appointment of the day, before work, at dawn",
+            "morning": "morning, mornings, before noon, morning person, early flights, early meetings, mid morning, late morning",
             "afternoon": "afternoon, afternoons, midday, lunchtime, after lunch",
             "evening": "evening, evenings, after work, after dinner",
             "night": "late night, late nights, red eye, redeye, overnight, night owl, night flights",
         },
-        scale=("morning", "afternoon", "evening", "night"),
+        scale=("early_morning", "morning", "afternoon", "evening", "night"),
         context=_WHEN,
         label="time of day",
     ),
@@ -272,6 +273,44 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         },
         exclusive=False,
         label="allergens",
+    ),
+    _a(
+        "person.gender",
+        "gender clinician instructor doctor driver",
+        {
+            "female": "female, a woman, women, female doctor, female doctors, woman doctor, lady doctor",
+            "male": "male, a man, men, male doctor, male doctors",
+        },
+        context=r"doctor|dentist|therapist|gp|clinician|physician|instructor|trainer|coach|nurse|driver|stylist|counsel|surgeon|midwife|physio",
+        label="gender of the professional",
+    ),
+    _a(
+        "meeting.mode",
+        "mode format attend consultation",
+        {
+            "in_person": "in person, in-person, face to face, face-to-face, on site, onsite, in the office",
+            "video": "video, video call, video calls, zoom, facetime, video chat, online",
+            "phone": "phone, phone call, phone calls, by phone, over the phone, a call",
+        },
+        context=r"appointment|meeting|call|session|consult|doctor|therapist|gp|visit|check.?up|interview|catch.?up|sync",
+        label="how to attend",
+    ),
+    _a(
+        "order.fulfilment",
+        "fulfilment fulfillment delivery pickup collect",
+        {
+            "delivery": "delivery, delivered, home delivery, have it delivered, deliver it",
+            "pickup": "pickup, pick up, pick it up, collect, collection, click and collect, in store",
+        },
+        context=r"order|prescription|pharmacy|groceries|grocery|parcel|package|meds|medication|food|shop",
+        label="delivery or pickup",
+    ),
+    _a(
+        "car.transmission",
+        "transmission gearbox",
+        {"automatic": "automatic, an automatic, automatics", "manual": "manual, stick shift, a stick"},
+        context=r"car|drive|driving|rental|rent|transmission|gearbox|gears",
+        label="gearbox",
     ),
     _a(
         "text.length",
@@ -351,7 +390,7 @@ BLOCKLIST = tuple(
     long weekend, long run, long drive, long trip, as long as, how long, so long, no longer, long story,
     long haul, business trip, business meeting, direct deposit, direct message, direct messages, cold call,
     a cold, the cold, cold weather, shopping list, to do list, todo list, guest list, wish list, reading list,
-    playlist, waiting list, waitlist, light bulb, light rail, easy going, take it easy, first thing,
+    playlist, waiting list, waitlist, light bulb, light rail, easy going, take it easy,
     window shopping, heat wave, heatwave, heat pump, heat pumps, heat up, first class mail, economy of, nuts and bolts, in a pinch, chill out,
     run into, not a big deal, black friday, big deal, little bit, the middle of, in the middle""".split(",")
     if p.strip()
@@ -546,7 +585,7 @@ ENUM_SYNONYMS: dict[str, tuple[str, ...]] = {
     "none": ("no", "zero", "not spicy", "0"),
     "afternoon": ("lunchtime", "midday", "matinee", "afternoon"),
     "night": ("late", "red eye", "overnight", "late night"),
-    "morning": ("early morning", "morning"),
+    "early_morning": ("early", "early morning", "dawn"),
     "regular": ("regular", "standard", "normal"),
     "soft": ("soft", "softer"),
     "budget": ("budget", "economy", "basic", "value"),

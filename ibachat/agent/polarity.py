@@ -66,7 +66,8 @@ _BEFORE: list[tuple[str, int, int, str]] = [
         "",
     ),
     (
-        r"(?:big |huge |massive )?fan of|obsessed with|hooked on|partial to|fond of|keen on|crazy about|into",
+        r"(?:big |huge |massive )?fan of|obsessed with|hooked on|partial to|fond of|keen on|crazy about|into|all about|"
+        r"mad about|big on|raving about|rave about|swears by",
         1,
         2,
         "",
@@ -238,14 +239,14 @@ _REQUEST = re.compile(
 )
 _SELF = r"i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|us|our"
 _OTHER = (
-    r"he|she|they|he's|she's|they're|his|her|their|him|them|"
+    r"he|she|they|he's|she's|they're|his|her|their|him|them|someone|somebody|people|everyone|everybody|"
+    r"(?:a|one|some|another) (?:\w+ )?(?:friend|colleague|coworker|co-worker|neighbou?r|relative|cousin|guy|woman|man)s?(?: of mine)?|"
+    r"(?:my|our) \w+'s|(?:my |our |the )?(?:flatmate|roommate|housemate)s?|"
     r"my (?:wife|husband|partner|boyfriend|girlfriend|friend|friends|mom|mum|mother|dad|father|son|daughter|kids?|"
     r"children|sister|brother|boss|colleague|coworker|co-worker|roommate|flatmate|neighbou?r|guests?|team|family|"
     r"parents|client|grandma|grandpa|grandmother|grandfather|baby|fiancée?|in-laws|cousin|aunt|uncle|date)"
 )
-_SUBJECT = re.compile(
-    rf"\b(?P<other>{_OTHER})\b|\b(?P<you>you|you're|your|you've|you'd)\b|\b(?P<self>{_SELF})\b"
-)
+_SUBJECT = re.compile(rf"\b(?P<other>{_OTHER})\b|\b(?P<you>you|you're|you've|you'd)\b|\b(?P<self>{_SELF})\b")
 _CLAUSE_SPLIT = re.compile(
     r"\s*(?:;|—|–|\s-\s|(?<!anything)(?<!nothing)(?<!everything),?\s+\b(but|though|although|however|whereas|yet|except(?: for)?|apart from|other than)\b,?)\s*"
 )

@@ -131,7 +131,7 @@ def _count(task: str, name: str) -> int | None:
 
 
 _RECIPIENT = re.compile(
-    r"\b(?:answer|email|e-mail|reply to|write to|message|text|tell|ask|thank|invite|remind|ping|cc|send \w+ to|"
+    r"\b(?i:answer|email|e-mail|reply to|write to|message|text|tell|ask|thank|invite|remind|ping|cc|send \w+ to|"
     r"write \w+ to|note to|letter to)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
 )
 

@@ -298,3 +298,53 @@ def test_schema_vocabulary_maps_words_to_parameters():
 def test_extraction_is_deterministic_and_ids_stable():
     spec = [("user", "I love spicy food and window seats."), ("user", "No more meat for me.")]
     assert [e.id for e in events(*spec)] == [e.id for e in events(*spec)]
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("A friend of mine is all about an aisle seat these days.", "other"),
+        ("My flatmate was raving about the aisle at dinner.", "other"),
+        ("My sister's kids love spicy food.", "other"),
+        ("Update your notes: window seats for me now.", "self"),  # "your" is not the subject
+        ("I told someone I love window seats.", "self"),
+    ],
+)
+def test_whose_taste_it_is(text, subject):
+    (m,) = analyse(normalise(text))
+    assert m.subject == subject
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Explain heat pumps for me.", "I love the heat of summer.", "Black cats are cute, I love them."],
+)
+def test_weak_words_need_their_context(text):
+    assert analyse(normalise(text)) == []
+
+
+def test_a_little_heat_is_mild_and_now_marks_an_update():
+    (e,) = events(("user", "Btw, update your notes: curries mean just a little heat now."))
+    assert (e.dimension, e.value, e.polarity, e.kind) == ("food.spice", "mild", 1, "updated")
+
+
+def test_facts_sign_off_and_home_city():
+    evs = events(("user", 'Please sign off my emails with "Warm wishes". I live in Berlin.'))
+    assert find(evs, "text.sign_off", "Warm wishes") and find(evs, "profile.home_city", "Berlin")
+    (moved,) = find(events(("user", "We moved to Porto last month.")), "profile.home_city")
+    assert moved.kind == "updated"
+    assert not find(events(("user", "End the report with the next steps, please.")), "text.sign_off")
+
+
+@pytest.mark.parametrize(
+    ("text", "dimension", "value"),
+    [
+        ("A female doctor from now on.", "person.gender", "female"),
+        ("Video calls work best for me for appointments.", "meeting.mode", "video"),
+        ("I always pick up my prescriptions in store.", "order.fulfilment", "pickup"),
+        ("I can only drive an automatic.", "car.transmission", "automatic"),
+        ("The first slot of the day for the dentist, please.", "schedule.time_of_day", "early_morning"),
+    ],
+)
+def test_everyday_attributes(text, dimension, value):
+    assert find(events(("user", text)), dimension, value)[0].polarity == 1

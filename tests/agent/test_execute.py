@@ -233,3 +233,61 @@ def test_plan_renders_user_text_without_markup(seat_memory):
     plan.render(console)
     out = console.export_text()
     assert "[bold]hate[/bold]" in out and "window" in out
+
+
+def test_string_habits_fill_text_parameters_unless_the_task_says_otherwise(tmp_path):
+    email = {
+        "name": "send_email",
+        "description": "Send an email.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "to": {"type": "string"},
+                "body": {"type": "string"},
+                "sign_off": {"type": "string"},
+            },
+            "required": ["to", "body"],
+        },
+    }
+    flight = {
+        "name": "fly",
+        "description": "Book a flight.",
+        "parameters": {
+            "type": "object",
+            "properties": {"origin": {"type": "string"}, "destination": {"type": "string"}},
+            "required": ["origin", "destination"],
+        },
+    }
+    memory = Memory.open(tmp_path / "m", embedder="hash", fsync=False)
+    t0 = NOW - timedelta(days=30)
+    recs = [
+        {
+            "session_id": f"s{i}",
+            "role": "tool",
+            "text": "sent",
+            "time": t0 + timedelta(days=i),
+            "tool_call": {
+                "name": "send_email",
+                "arguments": {"to": "Kofi", "body": "hi", "sign_off": "Warm wishes"},
+            },
+        }
+        for i in range(3)
+    ] + [{"session_id": "h", "role": "user", "text": "I live in Berlin.", "time": t0}]
+    ingest(memory, recs)
+    args = (
+        Planner(memory)
+        .act("Email Marco that the deadline moves a week.", now=NOW, tools=[email])
+        .tool_call.arguments
+    )
+    assert args["sign_off"] == "Warm wishes" and args["to"] == "Marco"
+    assert (
+        Planner(memory).act("Book a flight to Rome.", now=NOW, tools=[flight]).tool_call.arguments["origin"]
+        == "Berlin"
+    )
+    assert (
+        Planner(memory)
+        .act("Book a flight from Paris to Rome.", now=NOW, tools=[flight])
+        .tool_call.arguments["origin"]
+        == "Paris"
+    )
+    memory.close()

@@ -145,3 +145,13 @@ def test_future_and_expired_events():
     res = resolve([soon], at(10))
     assert res.status[soon.id] == "future"
     assert resolve([soon], at(30)).status[soon.id] == "expired"
+
+
+def test_recent_choices_outweigh_old_ones_and_requests_count_double():
+    old = [ev("schedule.time_of_day", "afternoon", d, kind="chose", speaker="tool") for d in (1, 3, 5, 7)]
+    new = [ev("schedule.time_of_day", "morning", d, kind="chose", speaker="tool") for d in (150, 160)]
+    d = resolve(old + new, at(170)).decisions["schedule.time_of_day"]
+    assert d.chosen == "morning" and d.support == 2
+    asked = ev("schedule.time_of_day", "evening", 165, kind="asked")
+    d2 = resolve(old + new + [asked], at(170)).decisions["schedule.time_of_day"]
+    assert d2.chosen == "evening"  # one fresh request weighs as two recent choices, and is the latest
