@@ -141,37 +141,46 @@ class Repl:
 
     # ------------------------------------------------------------------ a message
     def say(self, text: str) -> None:
+        """Answer one message: streamed (as live Markdown on a terminal, as plain text in a pipe)."""
         streamed: list[str] = []
+        live = None
+        if self.interactive:
+            from rich.live import Live
+
+            live = Live(console=self.out, refresh_per_second=8, transient=True)
+            live.start()
 
         def on_token(piece: str) -> None:
             streamed.append(piece)
-            self.out.file.write(printable(piece))
-            self.out.file.flush()
+            if live is not None:
+                live.update(_markdown("".join(streamed)))
+            else:
+                self.out.file.write(printable(piece))
+                self.out.file.flush()
 
-        reply = self.assistant.respond(self.session_id, text, on_token=on_token)
+        try:
+            reply = self.assistant.respond(self.session_id, text, on_token=on_token)
+        finally:
+            if live is not None:
+                live.stop()
         self.last = reply
         if reply.redactions:
             kinds = ", ".join(sorted(set(reply.redactions)))
             self.err.print(Text(f"(redacted before storing: {kinds})", style="yellow"))
-        shown = "".join(streamed)
+        shown = "" if live is not None else "".join(streamed)  # what is already on the screen
+        if shown:
+            self.out.print()
         if reply.clarify:
             if not shown:
                 self.out.print(Text(printable(reply.clarify, SHOWN_LIMIT), style="bold"))
-            else:
-                self.out.print()
         elif reply.proposal:
-            if shown:
-                self.out.print()
             self.show_proposal(reply)
         else:
             answer = reply.text or ""
-            if not shown:
+            if self.interactive:
+                self.out.print(_markdown(answer))
+            elif not answer.startswith(shown):  # the check after streaming rewrote the answer
                 self.out.print(Text(printable(answer, SHOWN_LIMIT)))
-            elif answer and not answer.startswith(shown):
-                self.out.print()
-                self.out.print(Text(printable(answer, SHOWN_LIMIT)))
-            else:
-                self.out.print()
 
     def show_proposal(self, reply: Reply) -> None:
         assert reply.proposal is not None
@@ -323,6 +332,13 @@ class Repl:
         self.out.print(Text(f"model: {self.assistant.model_label}"))
         if spec.strip():
             self.err.print(Text("to use another model, start again with --model SPEC", style="dim"))
+
+
+def _markdown(text: str) -> Any:
+    """Markdown (never Rich markup) with control characters made visible and long text cut."""
+    from rich.markdown import Markdown
+
+    return Markdown(printable(text, SHOWN_LIMIT))
 
 
 def _tty_lines(session: PromptSession[str], repl: Repl) -> Iterator[str]:

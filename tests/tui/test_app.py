@@ -503,3 +503,21 @@ async def test_a_clarifying_question_is_shown_as_a_question_not_an_action(build,
         await settle(pilot)
         assert answer.has_class("-clarify") and not app.query(ToolCard)
         assert question in screen_text(app)
+
+
+async def test_starting_in_a_given_session_shows_its_history_and_an_unknown_one_falls_back(build, memory):
+    app, assistant, _ = build(["Hi."])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await send(pilot, "we talked about the garden")
+        earlier = app.session_id
+    again, _, _ = build([], session=earlier)
+    async with again.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert again.session_id == earlier
+        assert [v.text for v in again.query(UserMessage)] == ["we talked about the garden"]
+    missing, _, _ = build([], session="no-such-session")
+    async with missing.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert missing.session_id not in (None, "no-such-session")
+        assert any("no session 'no-such-session'" in n.message for n in missing._notifications)

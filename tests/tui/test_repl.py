@@ -166,3 +166,14 @@ def test_the_real_command_through_a_pipe(tmp_path):
     assert "\x1b[" not in done.stdout  # not a terminal: no colours, no prompt-toolkit
     shown = subprocess.run([*base, "memory", "show", "--json"], capture_output=True, text=True, env=env)
     assert [t["role"] for t in json.loads(shown.stdout)] == ["assistant", "user"]
+
+
+def test_on_a_terminal_a_proposal_is_decided_at_once(memory):
+    answers = iter(["e", '{"restaurant": "Luigi", "date": "2026-03-03", "time": "18:30"}', "r", "too pricey"])
+    shell = Shell(memory, ["{}", "{}"], interactive=True, ask=lambda prompt: next(answers))
+    shell(BOOKING)
+    ran = next(memory.iter_turns(role="tool"))
+    assert ran.tool_call["arguments"] == {"restaurant": "Luigi", "date": "2026-03-03", "time": "18:30"}
+    shell(BOOKING)
+    assert [e.subject for e in memory.ledger.all() if e.kind == "rejected"][0].endswith("too pricey")
+    assert "rejected (remembered as a preference)" in shell.err

@@ -118,3 +118,37 @@ def test_the_real_app_in_a_terminal_answers_and_remembers(tmp_path):
     assert [t["role"] for t in turns] == ["assistant", "user"]
     assert turns[1]["text"] == "Hello there, what is a good name for a cat?"
     assert turns[0]["text"].strip()
+
+
+def test_the_plain_prompt_in_a_terminal(tmp_path):
+    env = {
+        "IBACHAT_HOME": str(tmp_path / "home"),
+        "IBACHAT_CONFIG": str(tmp_path / "config.toml"),
+        "HF_HUB_OFFLINE": "1",
+        "OMP_WAIT_POLICY": "PASSIVE",
+        "TERM": "xterm-256color",
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ.get("HOME", str(tmp_path)),
+        "LANG": "C.UTF-8",
+    }
+    base = [sys.executable, "-m", "ibachat.cli", "--model", "embedded", "--embedder", "hash"]
+    tmux = Tmux()
+    try:
+        tmux.start(_env_command(env, [*base, "chat", "--plain"]))
+        tmux.wait_for(r"(?m)^>\s*$", timeout=60)
+        tmux.run("send-keys", "-t", "app", "-l", "/he")
+        tmux.run("send-keys", "-t", "app", "Tab")  # completes to /help
+        tmux.run("send-keys", "-t", "app", "Enter")
+        tmux.wait_for(r"/forget\s+forget turns", timeout=10)
+        tmux.run("send-keys", "-t", "app", "-l", "my password is hunter2 [bold]ok[/bold]")
+        tmux.run("send-keys", "-t", "app", "Enter")
+        tmux.wait_for(r"redacted before storing: password", timeout=120)
+        tmux.run("send-keys", "-t", "app", "C-d")
+        end = time.monotonic() + 20
+        while tmux.alive() and time.monotonic() < end:
+            time.sleep(0.1)
+        assert not tmux.alive(), "the prompt did not leave on Ctrl+D"
+    finally:
+        tmux.close()
+    history = (tmp_path / "home" / "repl_history").read_text()
+    assert "/help" in history and "hunter2" not in history and "[REDACTED password]" in history
