@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.containers import VerticalScroll
 from textual.widgets import ListView
@@ -12,9 +12,6 @@ from ibachat.tui.widgets.chat_input import ChatInput
 from ibachat.tui.widgets.messages import AssistantMessage, MessageView, ToolMessage, UserMessage
 from ibachat.tui.widgets.sessions import SessionItem, SessionList
 from ibachat.tui.widgets.status import StatusBar
-
-if TYPE_CHECKING:
-    pass
 
 HISTORY_SHOWN = 200  # turns of a session drawn when it is opened
 
