@@ -130,7 +130,7 @@ class Memory:
             folder = self.home / "ledger"
             if not self.readonly:
                 ensure_private_dir(folder)
-            self._ledger = PreferenceLedger(folder, readonly=self.readonly)
+            self._ledger = PreferenceLedger(folder, readonly=self.readonly, fsync=self.fsync)
         return self._ledger
 
     @property
