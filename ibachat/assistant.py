@@ -184,19 +184,22 @@ class Assistant:
 
     def respond(self, session_id: str, text: str, *, on_token: Callable[[str], None] | None = None) -> Reply:
         """Store the user's turn, plan, then answer (streamed) or propose a tool action."""
+        from ibachat.agent.router import route
         from ibachat.agent.tools import as_task_tool, tools_for
 
         clean, kinds = redact(text)
         user_turn = self._store(session_id, "user", clean)  # saved before any model runs
         now = self.clock()
-        tools = [as_task_tool(t) for t in tools_for()]
+        tool = route(clean, [as_task_tool(t) for t in tools_for()])
         t0 = time.perf_counter()
-        outcome = self.planner.act(clean, now=now, tools=tools, stream=on_token)
+        outcome = self.planner.act(clean, now=now, tools=[tool] if tool else [], stream=on_token)
         self.last_planner_ms = (time.perf_counter() - t0) * 1000
         plan = outcome.plan
-        clarify = getattr(outcome, "clarify", None) or getattr(plan, "clarify", None)
-        proposal = None
         call = getattr(outcome, "tool_call", None)
+        # two active preferences for a parameter that matters: ask one short question, do not guess
+        questions = list(getattr(plan, "clarifications", None) or [])
+        clarify = str(questions[0]) if questions and call is not None else None
+        proposal = None
         if clarify:
             answer = clarify
         elif call is not None:
@@ -278,4 +281,8 @@ def _reasons(plan: Any, tool_name: str) -> dict[str, str]:
     """Per-parameter reasons from the plan's parameter directives."""
     data = plan.to_dict() if hasattr(plan, "to_dict") else {}
     params = data.get("params") or {}
-    return {name: str(spec["reason"]) for name, spec in params.items() if isinstance(spec, dict) and spec.get("reason")}
+    return {
+        name: str(spec["reason"])
+        for name, spec in params.items()
+        if isinstance(spec, dict) and spec.get("reason")
+    }

@@ -185,7 +185,22 @@ class Memory:
             return self.last_reconcile
         return self._reconcile_loaded(progress)
 
+    def prepare(self, progress: Progress | None = None) -> None:
+        """Load (and if needed reconcile) the indexes now, e.g. in a worker before the first search.
+
+        An exception raised from ``progress`` (a cancelled load) abandons the half-built indexes:
+        nothing partial is ever saved as if it were complete.
+        """
+        self._indexes(progress)
+
     def _reconcile_loaded(self, progress: Progress | None = None) -> dict[str, int]:
+        try:
+            return self._reconcile_steps(progress)
+        except BaseException:
+            self._vectors = self._lexical = None  # half-reconciled: never saved as current
+            raise
+
+    def _reconcile_steps(self, progress: Progress | None = None) -> dict[str, int]:
         vectors, lexical = self._vectors, self._lexical
         assert vectors is not None and lexical is not None
         usable: dict[int, str] = {}

@@ -9,6 +9,7 @@ on. Rejections and confirmations read the assistant turn that came before.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Sequence
@@ -121,6 +122,7 @@ def extract_events(
     seen: dict[str, list[Turn]] = {}
     out: dict[str, PreferenceEvent] = {}
     for turn in sorted(turns, key=lambda t: (t.time, t.id)):
+        turn = clipped(turn)
         earlier = seen.setdefault(turn.session_id, [])
         for event in _turn_events(turn, earlier, context, vocab, extractor):
             out.setdefault(event.id, event)
@@ -128,9 +130,20 @@ def extract_events(
     return list(out.values())
 
 
+# Preferences are said in sentences, not in 5 MB pastes: only the start of a long turn is read
+# for events (the whole turn is still stored, searchable and shown). Extraction is per sentence.
+MAX_ANALYSED_CHARS = 8000
+
+
+def clipped(turn: Turn) -> Turn:
+    if len(turn.text) <= MAX_ANALYSED_CHARS:
+        return turn
+    return dataclasses.replace(turn, text=turn.text[:MAX_ANALYSED_CHARS])
+
+
 def task_events(task: str, now: datetime, tool: dict[str, Any] | None = None) -> list[PreferenceEvent]:
     """What the request itself asks for (applies now, whatever its scope)."""
-    turn = Turn(0, "task", "user", task, now)
+    turn = Turn(0, "task", "user", task[:MAX_ANALYSED_CHARS], now)
     events = _user_events(turn, None, tool_vocabulary(tool), "rules")
     return [
         _with(e, scope="general", evidence=(), reason="the task itself")

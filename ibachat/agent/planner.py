@@ -77,6 +77,9 @@ def _capable(llm: LLM | None) -> bool:
     return llm is not None and bool(getattr(llm, "capable", False))
 
 
+MAX_TASK_CHARS = 8000
+
+
 def choose_tool(task: str, tools: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The tool whose name and description share most words with the task (the only one if one)."""
     if not tools:
@@ -322,6 +325,8 @@ class Planner:
     ) -> Outcome:
         """Plan, then produce the tool call (when tools are given) or the text answer."""
         now = parse_time(now) if now is not None else utcnow()
+        if len(task) > MAX_TASK_CHARS:  # a huge paste: plan and answer on its start (all of it is stored)
+            task = task[:MAX_TASK_CHARS] + f"\n[… {len(task) - MAX_TASK_CHARS:,} more characters not shown]"
         tool = choose_tool(task, tools or [])
         plan = self.plan(task, now=now, tool=tool)
         counters = plan.counters

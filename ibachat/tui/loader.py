@@ -104,7 +104,7 @@ def load_assistant(
                 progress(f"indexing memory: {stage} {done:,}/{total:,}", 0.3 + 0.5 * done / max(total, 1))
 
             progress("loading memory indexes", 0.3)
-            memory._indexes(indexing)  # the facade has no public "prepare" yet
+            memory.prepare(indexing)
         loader = getattr(llm, "load", None)
         if llm is not None and callable(loader):
             try:
@@ -112,13 +112,7 @@ def load_assistant(
             except ModelUnavailable as exc:
                 llm, banner = None, f"{exc}: answers are unavailable"
         assistant = Assistant(memory, llm, config=config)
-    except LoadCancelled:
-        # Half-built indexes must not be saved as if they were complete: drop them unsaved,
-        # so the next start reconciles again (the facade has no public way to say this yet).
-        memory._vectors = memory._lexical = None
-        memory.close()
-        raise
-    except BaseException:
+    except BaseException:  # a cancelled load included: prepare() never keeps half-built indexes
         memory.close()
         raise
     progress("ready", 1.0)

@@ -80,11 +80,6 @@ async def test_an_answer_streams_in_and_is_drawn_as_markdown_with_markup_literal
         assert "[bold]not markup[/]" in text and "\\x1b[31m" in text and "\x1b" not in text
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the Assistant passes every mock tool to the planner and choose_tool always picks one, "
-    "so small talk is answered with a tool proposal instead of text",
-)
 async def test_small_talk_gets_a_streamed_text_answer(build):
     app, _, _ = build([ANSWER])
     messages = []
