@@ -196,6 +196,8 @@ class Assistant:
         self.last_planner_ms = (time.perf_counter() - t0) * 1000
         plan = outcome.plan
         call = getattr(outcome, "tool_call", None)
+        if call is None:
+            _raise_if_model_failed(outcome)
         # two active preferences for a parameter that matters: ask one short question, do not guess
         questions = list(getattr(plan, "clarifications", None) or [])
         clarify = str(questions[0]) if questions and call is not None else None
@@ -275,6 +277,16 @@ class Assistant:
                 subject=text,
             )
         )
+
+
+def _raise_if_model_failed(outcome: Any) -> None:
+    """A text answer the model could not write: say why in one line (the user's turn is stored)."""
+    from ibachat.errors import ModelUnavailable
+
+    counters = getattr(outcome, "counters", None)
+    failures = [f for f in getattr(counters, "fallbacks", []) if f.startswith("answer: ")]
+    if failures and failures[0] != "answer: no chat model configured" and "empty reply" not in failures[0]:
+        raise ModelUnavailable(failures[0].removeprefix("answer: "))
 
 
 def _reasons(plan: Any, tool_name: str) -> dict[str, str]:

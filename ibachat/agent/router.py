@@ -90,7 +90,9 @@ OBJECTS: dict[str, str] = {
     "digest": "news",
 }
 _POLITE = r"(?:please\s+|kindly\s+|can you\s+|could you\s+|would you\s+|will you\s+|i need you to\s+|i want you to\s+|go ahead and\s+|let'?s\s+)*"
-_START = re.compile(rf"^\s*(?:hey|hi|ok|okay|so)?[,\s]*{_POLITE}(?P<verb>[a-z]+)\b", re.I)
+_START = re.compile(
+    rf"^\s*(?:(?:hey|hi|ok|okay|so|alright|right|now)\b[,\s]*)*{_POLITE}(?P<verb>[a-z]+)\b", re.I
+)
 _INLINE = re.compile(rf"(?:[.!;]\s+|\b(?:and|then)\s+){_POLITE}(?P<verb>[a-z]+)\b", re.I)
 _WORD = re.compile(r"[a-z]{3,}")
 
