@@ -72,12 +72,16 @@ def ask(obj: dict[str, Any], message: str, session: str, yes: bool, show_plan: b
             elif not as_json:
                 err_console().print("not run (add --yes to run it)")
         elif not as_json:
-            if reply.text and not streamed:
-                from rich.text import Text
+            from rich.text import Text
 
-                console.print(Text(reply.text))
-            else:
+            shown = "".join(streamed).strip()
+            if streamed:
                 sys.stdout.write("\n")
+            if reply.text and reply.text.strip() != shown:
+                # the streamed draft broke a measurable directive (length, format, words to avoid)
+                if streamed:
+                    err_console().print("revised to follow the plan:")
+                console.print(Text(reply.text))
         if as_json:
             click.echo(
                 json.dumps(
