@@ -1,12 +1,24 @@
 """Deep Retrieval: the first step of the IBA-Agent planner.
 
-``deep_retrieve`` expands the task into facet sub-queries (``facets``), embeds them in
-one batch, runs a hybrid search for each and unions the candidates. It scores every
-candidate's salience (``salience``), folds near-duplicates and surplus past tool calls,
-brings in each strong candidate's session neighbours (a "no, the other one" borrows
-relevance from the proposal it answers), and fills ``budget`` by MMR. When nothing in
-memory bears on the task (no real term overlap, and every similarity to the task below
-a floor calibrated for the embedder), the evidence is empty: nothing gets injected.
+``deep_retrieve`` expands the task into sub-queries (``facets``) and embeds them in one
+batch. The task's own ranking is the backbone; the other sub-queries only add candidates:
+
+- anchored sub-queries (the task, each tool parameter, model-written queries) are
+  searched densely and lexically; a turn's relevance to one of them is an even mix of its
+  calibrated cosine and its BM25 score over that query's best BM25 score (score fusion:
+  it keeps how much better one turn matches than another, which rank fusion throws away);
+  the task counts fully, the others ``SIDE_WEIGHT`` as much;
+- a generic facet (tone, corrections, health...) counts only for a turn that carries the
+  cue it looks for, through its similarity to the facet's search vector (the facet's
+  vocabulary mixed with the task), at ``FACET_WEIGHT``: a current injury can enter the
+  evidence for an unworded task, but it cannot push out what matches the task itself;
+- an elliptical turn ("no, not that one") borrows relevance from its session neighbour.
+
+Salience is then a bounded multiplicative bonus on that relevance (``salience``), so it
+reorders turns of comparable relevance and never lifts an irrelevant turn. Near-duplicates
+and surplus past tool calls are folded; session neighbours are attached as context, never
+as extra items. When nothing in memory bears on the task (no real term overlap, and every
+similarity to the task below a floor calibrated for the embedder), the evidence is empty.
 
 ``mode`` selects the baselines used for ablations: ``single`` (one hybrid query, the
 ``rag`` baseline), ``dense`` and ``lexical`` (one query, one index).
@@ -14,15 +26,22 @@ a floor calibrated for the embedder), the evidence is empty: nothing gets inject
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ibachat.agent.facets import FACET_CUES, FACET_VOCAB, expand, is_anchored, terms
-from ibachat.agent.salience import detect_cues, drop_near_duplicates, mmr, past_calls_summary, score_turn
+from ibachat.agent.facets import FACET_CUES, FACET_VOCAB, content_words, expand, is_anchored, terms
+from ibachat.agent.salience import (
+    age_label,
+    detect_cues,
+    drop_near_duplicates,
+    in_force,
+    past_calls_summary,
+    score_turn,
+    select,
+)
 from ibachat.agent.types import Evidence, EvidenceItem, PlannerCounters
 from ibachat.errors import ConfigError
 from memory.errors import NotFound
@@ -35,11 +54,17 @@ if TYPE_CHECKING:
     from ibachat.llm.base import LLM
 
 MODES = ("deep", "single", "dense", "lexical")
-RRF_K = 60
+DENSE_SHARE = 0.5  # share of the calibrated cosine in an anchored relevance (the rest: BM25)
+SIDE_WEIGHT = 0.9  # a tool parameter's or model-written query's relevance, against the task's
+FACET_WEIGHT = 0.7  # a generic facet's relevance (for a turn with its cue), against the task's
 TASK_MIX = 0.5  # weight of the task's vector in a generic facet's search vector
-CONTEXT_WEIGHT = 0.85  # relevance a turn borrows from its session neighbours ("no, the other one")
-POOL_FACTOR = 2  # the top POOL_FACTOR * budget candidates get their context and compete for the budget
-CANDIDATE_FACTOR = 10  # at most CANDIDATE_FACTOR * budget candidates are read from the store
+CONTEXT_WEIGHT = 0.85  # relevance an elliptical turn borrows from its session neighbours
+ELLIPTICAL_WORDS = 6  # a rejection or correction with at most this many content words needs context
+MIN_DEPTH = 30  # each anchored sub-query reads at least this many hits from each index
+DEPTH_FACTOR = 3  # ... and at least DEPTH_FACTOR * budget
+FACET_K = 20  # hits read per generic facet
+POOL_FACTOR = 2  # the top POOL_FACTOR * budget candidates get their session context
+MIN_RELEVANCE = 0.05  # below this, a turn is not evidence whatever its cues
 MAX_TOOL_CALLS = 3  # past calls of the tool kept as items; the rest are summed up in a why label
 NEIGHBOUR_WINDOW = 3  # session neighbours are looked for within this many ids
 # Task words too common to show that a turn is about the task.
@@ -50,7 +75,7 @@ LEXICAL_IGNORE = frozenset(
 
 @dataclass(frozen=True)
 class Floors:
-    """Cosine floors of an embedder: ``bears`` decides emptiness, ``item`` drops weak items."""
+    """Cosine floors of an embedder: ``bears`` decides emptiness, ``item`` is "unrelated"."""
 
     bears: float
     item: float
@@ -98,11 +123,12 @@ def floors_for(memory: MemoryLike) -> Floors:
 class _Candidate:
     turn: Turn
     row: int  # row in the candidates' vector matrix
+    vec: Any = None  # its stored vector
     facets: list[str] = field(default_factory=list)
-    dense: float = 0.0  # similarity that counts as relevance (see _Similarity)
-    anchored: float = 0.0  # best similarity to the task's own sub-queries
+    anchored: float = 0.0  # best cosine to the task's own sub-queries
     lexical: float = 0.0  # fraction of task terms in the text
-    relevance: float = 0.0
+    own: float = 0.0  # relevance to the task's own sub-queries
+    relevance: float = 0.0  # the best of own, through a facet, and borrowed from context
     via_context: bool = False
     context: list[Turn] = field(default_factory=list)
     repeats: int = 0
@@ -201,28 +227,106 @@ def _embed_subqueries(memory: MemoryLike, subqueries: list[tuple[str, str]]) -> 
     return search, raw
 
 
-def _search(
-    memory: MemoryLike, subqueries: list[tuple[str, str]], qvecs: np.ndarray, budget: int
-) -> dict[int, tuple[float, list[str]]]:
-    """Hybrid search per sub-query: id -> (reciprocal-rank sum, facets that found it).
+@dataclass
+class _Found:
+    """What the sub-queries found: id -> the sub-queries that found it, and BM25 per anchored query."""
 
-    When the union is large, candidates are kept by their best rank in any one sub-query
-    (round robin), so a turn only one facet finds is not crowded out by generic ones.
-    """
-    k = max(2 * budget, 20)
-    found: dict[int, tuple[float, list[str]]] = {}
-    best: dict[int, int] = {}
+    by: dict[int, list[str]] = field(default_factory=dict)
+    bm25: dict[str, dict[int, float]] = field(default_factory=dict)
+
+    def add(self, facet: str, hits: list[Hit]) -> None:
+        for hit in hits:
+            facets = self.by.setdefault(hit.id, [])
+            if facet not in facets:
+                facets.append(facet)
+
+
+def _search(memory: MemoryLike, subqueries: list[tuple[str, str]], qvecs: np.ndarray, budget: int) -> _Found:
+    """Each anchored sub-query through both indexes (their own scores are kept), each generic
+    facet through one hybrid search."""
+    depth = max(DEPTH_FACTOR * budget, MIN_DEPTH)
+    found = _Found()
     for (facet, query), vec in zip(subqueries, qvecs, strict=True):
-        for rank, hit in enumerate(memory.search(query, k, mode="hybrid", vector=vec)):
-            rrf, facets = found.get(hit.id, (0.0, []))
-            facets.append(facet)
-            found[hit.id] = (rrf + 1.0 / (RRF_K + rank + 1), facets)
-            best[hit.id] = min(best.get(hit.id, rank), rank)
-    limit = CANDIDATE_FACTOR * budget
-    if len(found) > limit:
-        keep = sorted(found, key=lambda i: (best[i], -found[i][0]))[:limit]
-        found = {i: found[i] for i in keep}
+        if is_anchored(facet):
+            lexical = memory.search(_lexical_query(query), depth, mode="lexical")
+            found.bm25[facet] = {hit.id: hit.score for hit in lexical}
+            found.add(facet, memory.search(query, depth, mode="dense", vector=vec) + lexical)
+        else:
+            found.add(facet, memory.search(query, FACET_K, mode="hybrid", vector=vec))
     return found
+
+
+def _lexical_query(query: str) -> str:
+    """The query's content words: BM25 should not match a task on "out" or "next week"."""
+    words = [w for w in content_words(query) if w not in LEXICAL_IGNORE]
+    return " ".join(words) or query
+
+
+class _Relevance:
+    """How much stored turns bear on the task, in [0, ~1] (see the module docstring)."""
+
+    def __init__(
+        self, subqueries: list[tuple[str, str]], qvecs: np.ndarray, found: _Found, floors: Floors
+    ) -> None:
+        import numpy as np
+
+        self.floors = floors
+        rows = [i for i, (f, _) in enumerate(subqueries) if is_anchored(f)]
+        self.anchored = [subqueries[i][0] for i in rows]
+        self.anchor_vecs = qvecs[rows]
+        self.weights = np.array(
+            [1.0 if f == "task" else SIDE_WEIGHT for f in self.anchored], dtype=np.float32
+        )
+        self.bm25 = [found.bm25.get(f, {}) for f in self.anchored]
+        self.best_bm25 = [max(scores.values(), default=0.0) for scores in self.bm25]
+        facet_rows = [i for i, (f, _) in enumerate(subqueries) if f in FACET_VOCAB]
+        self.facets = [subqueries[i][0] for i in facet_rows]
+        self.facet_vecs = qvecs[facet_rows]
+
+    def _calibrate(self, cos: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        span = max(1e-6, self.floors.high - self.floors.item)
+        return np.clip((cos - self.floors.item) / span, 0.0, None)
+
+    def anchored_cosine(self, vecs: np.ndarray) -> np.ndarray:
+        """Best cosine of each row of ``vecs`` to the task's own sub-queries."""
+        return (self.anchor_vecs @ vecs.T).max(axis=0)
+
+    def anchored_relevance(self, ids: Sequence[int], vecs: np.ndarray) -> np.ndarray:
+        """Score fusion of cosine and BM25 per anchored sub-query, weighted, best one kept."""
+        import numpy as np
+
+        dense = self._calibrate(self.anchor_vecs @ vecs.T)
+        lexical = np.zeros_like(dense)
+        for row, (scores, best) in enumerate(zip(self.bm25, self.best_bm25, strict=True)):
+            if best > 0:
+                lexical[row] = [scores.get(i, 0.0) / best for i in ids]
+        fused = DENSE_SHARE * dense + (1.0 - DENSE_SHARE) * lexical
+        return (fused * self.weights[:, None]).max(axis=0)
+
+    def cue_relevance(self, vecs: np.ndarray, turns: Sequence[Turn], now: datetime) -> np.ndarray:
+        """Relevance of turns that carry a preference cue, while the cue holds (a sprained
+        ankle bears on a day out this week, not on one next year): through a generic facet
+        looking for that cue, or, by meaning alone, through a tool parameter or a
+        model-written query (a stated preference rarely shares words with a parameter)."""
+        import numpy as np
+
+        out = np.zeros(len(turns), dtype=np.float32)
+        facet_sims = FACET_WEIGHT * self._calibrate(self.facet_vecs @ vecs.T)
+        side = [row for row, f in enumerate(self.anchored) if f != "task"]
+        side_sims = self._calibrate(self.anchor_vecs[side] @ vecs.T) * self.weights[side, None]
+        for col, turn in enumerate(turns):
+            cues = set(detect_cues(turn.text).labels)
+            if not cues - {"time-bound"}:
+                continue
+            best = float(side_sims[:, col].max()) if side else 0.0
+            if best > 0:
+                out[col] = best * in_force(sorted(cues), turn.time, now)
+            for row, facet in enumerate(self.facets):
+                if matched := cues & FACET_CUES[facet]:
+                    out[col] = max(out[col], facet_sims[row, col] * in_force(sorted(matched), turn.time, now))
+        return out
 
 
 def _deep(
@@ -249,32 +353,36 @@ def _deep(
     stats["subqueries"] = len(subqueries)
 
     t0 = time.perf_counter()
-    qvecs, raw = _embed_subqueries(memory, subqueries)
+    qvecs, _ = _embed_subqueries(memory, subqueries)
     ms["embed"] = _ms(t0)
 
     t0 = time.perf_counter()
     found = _search(memory, subqueries, qvecs, budget)
     ms["search"] = _ms(t0)
-    stats["candidates"] = len(found)
+    stats["candidates"] = len(found.by)
 
     t0 = time.perf_counter()
-    turns = [t for t in memory.get_many(list(found)) if _usable(t, now, task)]
+    turns = [t for t in memory.get_many(list(found.by)) if _usable(t, now, task)]
     turns, vecs = _with_vectors(memory, turns)
-    stats["unusable"] = len(found) - len(turns)
+    stats["unusable"] = len(found.by) - len(turns)
     if not turns:
         ms["score"] = _ms(t0)
         return _empty(task, subqueries, stats, "no candidates")
-    cands = [_Candidate(t, i, found[t.id][1]) for i, t in enumerate(turns)]
     floors = floors_for(memory)
-    sim = _Similarity(subqueries, raw)
-    dense, anchored = sim.relevance(vecs, turns)
+    rel = _Relevance(subqueries, qvecs, found, floors)
+    anchored = rel.anchored_cosine(vecs)
+    relevance = rel.anchored_relevance([t.id for t in turns], vecs)
+    facet_rel = rel.cue_relevance(vecs, turns, now)
     task_terms = terms(task) - LEXICAL_IGNORE
-    for cand in cands:
-        cand.dense, cand.anchored = float(dense[cand.row]), float(anchored[cand.row])
+    cands = []
+    for i, turn in enumerate(turns):
+        cand = _Candidate(turn, i, vecs[i], list(found.by[turn.id]))
+        cand.anchored, cand.own = float(anchored[i]), float(relevance[i])
+        cand.relevance = max(cand.own, float(facet_rel[i]))
         if task_terms:
-            cand.lexical = len(task_terms & terms(cand.turn.text)) / min(len(task_terms), 3)
-        cand.relevance = _relevance(cand.dense, cand.lexical, floors)
+            cand.lexical = len(task_terms & terms(turn.text)) / min(len(task_terms), 3)
         cand.score, cand.why = _score(cand, now, tool)
+        cands.append(cand)
     ms["score"] = _ms(t0)
 
     t0 = time.perf_counter()
@@ -285,13 +393,16 @@ def _deep(
             cands[i].repeats = copies
             cands[i].score, cands[i].why = _score(cands[i], now, tool)
     distinct = [cands[i] for i in kept]
-    distinct, folded = _fold_tool_calls(distinct, tool, now)
-    pool = sorted(distinct, key=lambda c: -c.score)[: POOL_FACTOR * budget]
-    stats.update(dropped_duplicates=len(cands) - len(kept), folded_tool_calls=folded)
+    distinct, folded, requests = _fold_tool_calls(memory, distinct, cands, tool, now)
+    stats.update(
+        dropped_duplicates=len(cands) - len(kept), folded_tool_calls=folded, folded_requests=requests
+    )
     ms["dedup"] = _ms(t0)
 
     t0 = time.perf_counter()
-    _add_context(memory, pool, sim, floors, now, tool)
+    ranked = sorted(distinct, key=lambda c: -c.score)
+    pool = ranked[: POOL_FACTOR * budget] + [c for c in ranked[POOL_FACTOR * budget :] if _elliptical(c.turn)]
+    distinct += _add_context(memory, pool, rel, now, tool)
     ms["context"] = _ms(t0)
 
     best_anchor = max(c.anchored for c in cands)
@@ -299,17 +410,47 @@ def _deep(
     stats.update(best_dense=round(best_anchor, 3), best_lexical=round(best_lexical, 3))
     if not _bears(best_anchor, best_lexical, floors) and not any(_stated_on_topic(c, floors) for c in cands):
         return _empty(task, subqueries, stats, "nothing in memory bears on the task")
-    strong = [c for c in pool if _strong_enough(c, floors)]
-    stats["dropped_weak"] = len(pool) - len(strong)
 
     t0 = time.perf_counter()
-    rows = [c.row for c in strong]
-    chosen = [strong[i] for i in mmr([c.score for c in strong], sims[np.ix_(rows, rows)], budget)]
-    chosen.sort(key=lambda c: -c.score)
+    strong = [c for c in distinct if c.relevance >= MIN_RELEVANCE]
+    stats["dropped_weak"] = len(distinct) - len(strong)
+    matrix = np.stack([c.vec for c in strong]) if strong else np.zeros((0, 1), dtype=np.float32)
+    chosen = [(strong[i], value) for i, value in select([c.score for c in strong], matrix @ matrix.T, budget)]
+    lacking = [c for c, _ in chosen if c not in pool]
+    near = _neighbours(memory, [c.turn for c in lacking], now) if lacking else {}
+    for cand in lacking:
+        cand.context = near.get(cand.turn.id, [])
+    items = [EvidenceItem(c.turn, round(value, 4), c.facets, c.why, c.context) for c, value in chosen]
+    items += _context_items(items, budget, now)
     ms["select"] = _ms(t0)
-    stats.update(kept=len(chosen), empty=not chosen)
-    items = [EvidenceItem(c.turn, round(c.score, 4), c.facets, c.why, c.context) for c in chosen]
+    stats.update(kept=len(items), empty=not items)
     return Evidence(task, items, subqueries, stats)
+
+
+def _context_items(items: list[EvidenceItem], budget: int, now: datetime) -> list[EvidenceItem]:
+    """Session neighbours of kept items, into budget the ranked items left free (never
+    displacing one), each scored below the item it accompanies."""
+    seen = {item.turn.id for item in items}
+    out: list[EvidenceItem] = []
+    last = items[-1].score if items else 0.0
+    for item in items:
+        for turn in item.context:
+            if len(items) + len(out) >= budget:
+                return out
+            if turn.id in seen:
+                continue
+            seen.add(turn.id)
+            last = min(last, round(CONTEXT_WEIGHT * item.score, 4))
+            out.append(
+                EvidenceItem(
+                    turn,
+                    last,
+                    ["context"],
+                    ["context of a kept turn", age_label(turn.time, now)],
+                    [item.turn],
+                )
+            )
+    return out
 
 
 def _with_vectors(memory: MemoryLike, turns: list[Turn]) -> tuple[list[Turn], np.ndarray]:
@@ -331,69 +472,55 @@ def _with_vectors(memory: MemoryLike, turns: list[Turn]) -> tuple[list[Turn], np
 
 
 def _fold_tool_calls(
-    cands: list[_Candidate], tool: dict[str, Any] | None, now: datetime
-) -> tuple[list[_Candidate], int]:
-    """Keep the ``MAX_TOOL_CALLS`` most salient past calls of this tool; sum up all of them."""
-    name = tool.get("name") if tool else None
-    calls = [c for c in cands if isinstance(c.turn.tool_call, dict) and c.turn.tool_call.get("name") == name]
-    if len(calls) <= MAX_TOOL_CALLS:
-        return cands, 0
-    calls.sort(key=lambda c: -c.score)
-    summary = past_calls_summary([c.turn.tool_call.get("arguments") for c in calls])  # type: ignore[union-attr]
-    calls[0].notes.append(f"{len(calls)} past calls of {name} found: {summary}")
-    calls[0].score, calls[0].why = _score(calls[0], now, tool)
-    folded = {id(c) for c in calls[MAX_TOOL_CALLS:]}
-    return [c for c in cands if id(c) not in folded], len(folded)
+    memory: MemoryLike,
+    cands: list[_Candidate],
+    found: list[_Candidate],
+    tool: dict[str, Any] | None,
+    now: datetime,
+) -> tuple[list[_Candidate], int, int]:
+    """Fold past tool calls: per tool, keep the ``MAX_TOOL_CALLS`` most salient and sum up
+    all of them; a plain request that produced a call ("please book ride: xl, 7am") is part
+    of that call, not a separate item (``found``: all candidates, near-duplicates too).
+    Returns (kept, calls folded, requests folded)."""
+    requests = _requests(memory, found, now)
+    calls = [c for c in cands if isinstance(c.turn.tool_call, dict)]
+    by_tool: dict[str, list[_Candidate]] = {}
+    for call in calls:
+        by_tool.setdefault(str(call.turn.tool_call.get("name")), []).append(call)  # type: ignore[union-attr]
+    folded: set[int] = set()
+    for name, group in by_tool.items():
+        if len(group) <= MAX_TOOL_CALLS:
+            continue
+        group.sort(key=lambda c: -c.score)
+        summary = past_calls_summary([c.turn.tool_call.get("arguments") for c in group])  # type: ignore[union-attr]
+        group[0].notes.append(f"{len(group)} past calls of {name} found: {summary}")
+        group[0].score, group[0].why = _score(group[0], now, tool)
+        folded |= {c.turn.id for c in group[MAX_TOOL_CALLS:]}
+    kept = [c for c in cands if c.turn.id not in folded and c.turn.id not in requests]
+    return kept, len(folded), len(cands) - len(kept) - len(folded)
 
 
-class _Similarity:
-    """How close stored turns are to the task.
+def _requests(memory: MemoryLike, cands: list[_Candidate], now: datetime) -> set[int]:
+    """Ids of plain user turns (no preference cue) whose tool call is a candidate too."""
+    calls = {c.turn.id for c in cands if isinstance(c.turn.tool_call, dict)}
+    users = [c.turn for c in cands if c.turn.role == "user" and not _cued(c.turn)]
+    near = _neighbours(memory, users, now) if users else {}
+    out = set()
+    for turn in users:
+        after = [t for t in near[turn.id] if (t.time, t.id) > (turn.time, turn.id)]
+        if after and after[0].id in calls:
+            out.add(turn.id)
+    return out
 
-    The task's own sub-queries (task, tool parameters, model-written) count directly. A
-    generic facet counts only for a turn that carries the cue it looks for, and only as
-    far as the turn also relates to the task (the geometric mean of the two similarities):
-    a fresh injury is relevant to ordering dinner, much less to a work email.
-    """
 
-    def __init__(self, subqueries: list[tuple[str, str]], raw: np.ndarray) -> None:
-        import numpy as np
-
-        anchored = np.array([is_anchored(f) for f, _ in subqueries])
-        self.task_vecs = raw[anchored]
-        self.facets = [f for f, _ in subqueries if f in FACET_VOCAB]
-        self.facet_vecs = raw[[i for i, (f, _) in enumerate(subqueries) if f in FACET_VOCAB]]
-
-    def task(self, vecs: np.ndarray) -> np.ndarray:
-        return (self.task_vecs @ vecs.T).max(axis=0)
-
-    def relevance(self, vecs: np.ndarray, turns: Sequence[Turn]) -> tuple[np.ndarray, np.ndarray]:
-        """(best similarity, similarity to the task itself) for each of ``turns``."""
-        import numpy as np
-
-        task = self.task(vecs)
-        best = task.copy()
-        if not self.facets:
-            return best, task
-        facet_sims = np.clip(self.facet_vecs @ vecs.T, 0.0, None)
-        for col, turn in enumerate(turns):
-            labels = set(detect_cues(turn.text).labels)
-            for row, facet in enumerate(self.facets):
-                if labels & FACET_CUES[facet]:
-                    mean = math.sqrt(float(facet_sims[row, col]) * max(0.0, float(task[col])))
-                    best[col] = max(best[col], mean)
-        return best, task
+def _cued(turn: Turn) -> bool:
+    """Whether the turn carries a preference cue beyond a mention of time."""
+    return bool(set(detect_cues(turn.text).labels) - {"time-bound"})
 
 
 def _empty(task: str, subqueries: list[tuple[str, str]], stats: dict[str, Any], reason: str) -> Evidence:
     stats.update(empty=True, empty_reason=reason, kept=0)
     return Evidence(task, [], subqueries, stats)
-
-
-def _relevance(dense: float, lexical: float, floors: Floors) -> float:
-    """Map a similarity and a term overlap to [0, 1]."""
-    span = max(1e-6, floors.high - floors.item)
-    dense_part = min(1.0, max(0.0, (dense - floors.item) / span))
-    return max(dense_part, 0.6 * min(1.0, lexical))
 
 
 def _bears(best_dense: float, best_lexical: float, floors: Floors) -> bool:
@@ -403,17 +530,17 @@ def _bears(best_dense: float, best_lexical: float, floors: Floors) -> bool:
 
 def _stated_on_topic(cand: _Candidate, floors: Floors) -> bool:
     """The user's own preference statement sharing a content word with the task."""
-    if cand.turn.role != "user" or cand.lexical <= 0 or cand.dense < floors.item:
+    if cand.turn.role != "user" or cand.lexical <= 0 or cand.anchored < floors.item:
         return False
     return bool(set(detect_cues(cand.turn.text).labels) - {"time-bound", "habit"})
 
 
-def _strong_enough(cand: _Candidate, floors: Floors) -> bool:
-    """A turn with a cue may be loosely related; one without must be clearly on topic."""
-    if cand.lexical > 0 or cand.via_context:
-        return True
-    signal = bool(detect_cues(cand.turn.text).labels) or cand.turn.tool_call is not None
-    return cand.dense >= (floors.item if signal else floors.bears)
+def _elliptical(turn: Turn) -> bool:
+    """A short rejection or correction ("no, not that one"): it means little without context."""
+    labels = detect_cues(turn.text).labels
+    if "rejection" not in labels and "correction" not in labels:
+        return False
+    return len(content_words(turn.text)) <= ELLIPTICAL_WORDS
 
 
 def _score(cand: _Candidate, now: datetime, tool: dict[str, Any] | None) -> tuple[float, list[str]]:
@@ -451,36 +578,54 @@ def _neighbours(memory: MemoryLike, turns: Sequence[Turn], now: datetime) -> dic
 
 
 def _add_context(
-    memory: MemoryLike,
-    pool: list[_Candidate],
-    sim: _Similarity,
-    floors: Floors,
-    now: datetime,
-    tool: dict[str, Any] | None,
-) -> None:
-    """Attach session neighbours; a turn that is relevant only with them borrows their relevance."""
+    memory: MemoryLike, pool: list[_Candidate], rel: _Relevance, now: datetime, tool: dict[str, Any] | None
+) -> list[_Candidate]:
+    """Attach session neighbours, and let relevance flow along the conversation.
+
+    An elliptical turn ("no, not that one") borrows its neighbours' relevance; the reply to
+    a relevant question borrows the question's (it is usually the answer). Returns the
+    replies that were not candidates yet, as new candidates.
+    """
     import numpy as np
 
     context = _neighbours(memory, [c.turn for c in pool], now)
     for cand in pool:
         cand.context = context.get(cand.turn.id, [])
-    ctx_ids = sorted({t.id for c in pool for t in c.context})
-    if not ctx_ids:
-        return
-    row = {turn_id: i for i, turn_id in enumerate(ctx_ids)}
-    try:
-        ctx_vecs = np.asarray(memory.vectors(ctx_ids), dtype=np.float32)
-    except NotFound:  # a neighbour not indexed (yet): keep the context, borrow nothing
-        return
-    ctx_task = sim.task(ctx_vecs)
+    replies: dict[int, tuple[Turn, _Candidate]] = {}
     for cand in pool:
-        if not cand.context:
-            continue
-        borrowed = CONTEXT_WEIGHT * float(ctx_task[[row[t.id] for t in cand.context]].max())
-        if borrowed > cand.dense:
-            cand.dense = borrowed
-            cand.anchored = max(cand.anchored, borrowed)
-            relevance = _relevance(cand.dense, cand.lexical, floors)
-            if relevance > cand.relevance:
-                cand.relevance, cand.via_context = relevance, True
-                cand.score, cand.why = _score(cand, now, tool)
+        if cand.own > 0 and detect_cues(cand.turn.text).question:
+            after = [t for t in cand.context if (t.time, t.id) > (cand.turn.time, cand.turn.id)]
+            if after and (after[0].id not in replies or replies[after[0].id][1].own < cand.own):
+                replies[after[0].id] = (after[0], cand)
+    needy = [c for c in pool if c.context and _elliptical(c.turn)]
+    ids = sorted({t.id for c in needy for t in c.context} | set(replies))
+    if not ids:
+        return []
+    row = {turn_id: i for i, turn_id in enumerate(ids)}
+    try:
+        vecs = np.asarray(memory.vectors(ids), dtype=np.float32)
+    except NotFound:  # a neighbour not indexed (yet): keep the context, borrow nothing
+        return []
+    own = rel.anchored_relevance(ids, vecs)
+    cos = rel.anchored_cosine(vecs)
+    for cand in needy:
+        rows = [row[t.id] for t in cand.context]
+        _borrow(cand, CONTEXT_WEIGHT * float(own[rows].max()), now, tool)
+    known = {c.turn.id: c for c in pool}
+    added: list[_Candidate] = []
+    for turn_id, (turn, question) in replies.items():
+        reply = known.get(turn_id)
+        if reply is None:
+            i = row[turn_id]
+            reply = _Candidate(turn, -1, vecs[i], ["context"], float(cos[i]), own=float(own[i]))
+            reply.relevance = reply.own
+            reply.context = [question.turn]
+            added.append(reply)
+        _borrow(reply, CONTEXT_WEIGHT * question.own, now, tool)
+    return added
+
+
+def _borrow(cand: _Candidate, borrowed: float, now: datetime, tool: dict[str, Any] | None) -> None:
+    if borrowed > cand.relevance:
+        cand.relevance, cand.via_context = borrowed, True
+    cand.score, cand.why = _score(cand, now, tool)

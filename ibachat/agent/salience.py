@@ -2,10 +2,13 @@
 
 A deterministic floor for the paper's salience re-ranking. ``detect_cues`` finds
 corrections, rejections, updates, preference statements, habits and temporary states
-with negation-aware regexes; ``score_turn`` combines them with the retrieval relevance,
-the speaker and recency. Weights are chosen so that recency alone never lifts a turn
-above an explicit correction or rejection, and an assistant's words never count as the
-user's preference.
+with negation-aware regexes; ``salience`` folds them, the speaker, a past call of the
+same tool, repeats and recency into one value in [0, 1]; ``score_turn`` applies it as a
+bounded multiplicative bonus on retrieval relevance. So salience reorders turns of
+comparable relevance (an explicit correction over an older habit, a fresh update over
+the value it replaced) but never lifts an irrelevant turn, however cue-rich, above a
+relevant one. Recency alone never outweighs an explicit correction or rejection, and an
+assistant's words never count as the user's preference.
 """
 
 from __future__ import annotations
@@ -26,12 +29,13 @@ if TYPE_CHECKING:
 HALF_LIFE_DAYS = 60.0
 STATE_HALF_LIFE_DAYS = 14.0  # a short-term state fades fast: it matters while it lasts
 
-# The salience score (see ``score_turn``):
-#   RELEVANCE_WEIGHT * relevance + gate(relevance) * sum(cue weight * age factor)
-#   + FIRST_PERSON_WEIGHT + SAME_TOOL_WEIGHT + repeats + RECENCY_WEIGHT * recency
-RELEVANCE_WEIGHT = 0.8
+# The score (see ``score_turn``): relevance * speaker factor * (1 + SALIENCE_GAIN * S), where
+#   S = min(1, CUE_SHARE * sum(cue weight * age factor) * speaker cue factor
+#           + FIRST_PERSON_WEIGHT + SAME_TOOL_WEIGHT + repeats + RECENCY_WEIGHT * recency)
+# so salience at most multiplies relevance by 1 + SALIENCE_GAIN.
+SALIENCE_GAIN = 1.0
+CUE_SHARE = 0.7
 RECENCY_WEIGHT = 0.3
-GATE_FLOOR = 0.4  # a cue counts GATE_FLOOR..1 times its weight as relevance goes 0..1
 CUE_WEIGHTS: dict[str, float] = {
     "correction": 1.0,
     "rejection": 0.85,
@@ -42,15 +46,16 @@ CUE_WEIGHTS: dict[str, float] = {
     "habit": 0.15,
     "time-bound": 0.1,
 }
-FIRST_PERSON_WEIGHT = 0.15
-SAME_TOOL_WEIGHT = 0.6
+FIRST_PERSON_WEIGHT = 0.1
+SAME_TOOL_WEIGHT = 0.4
 REPEAT_WEIGHT = 0.05  # per extra near-duplicate, capped at MAX_REPEAT_BONUS
 MAX_REPEAT_BONUS = 0.2
 SPEAKER_CUE_FACTOR = {"user": 1.0, "tool": 0.5, "assistant": 0.25}
 SPEAKER_RELEVANCE_FACTOR = {"user": 1.0, "tool": 0.9, "assistant": 0.6}
 QUESTION_FACTOR = 0.5  # a user's question without any strong cue states no preference
 DUPLICATE_COSINE = 0.95  # stored vectors closer than this are the same statement
-MMR_LAMBDA = 0.7  # salience against diversity when filling the budget
+MMR_LAMBDA = 0.7  # salience against diversity (``mmr``)
+RESTATES_COSINE = 0.8  # above this cosine a turn starts to restate one already chosen (``select``)
 
 _NEGATORS = (
     r"(?:not|never|no|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|wasn'?t|won'?t|can'?t|cannot|hardly|no longer)"
@@ -188,7 +193,8 @@ def _negated(text: str, start: int) -> bool:
 
 @lru_cache(maxsize=65536)
 def detect_cues(text: str) -> Cues:
-    """Find preference cues in ``text`` (cached: turns are immutable)."""
+    """Find preference cues in ``text`` (cached: turns are immutable); a huge text is read from its start."""
+    text = text[:8000]
     found: set[str] = set()
     for label, pattern in _compiled().items():
         if label not in _NEGATABLE:
@@ -246,6 +252,54 @@ def cue_age_factor(label: str, rec: float, state_rec: float) -> float:
     return 0.3 + 0.7 * rec  # preference, habit: a stale taste weighs less than a fresh one
 
 
+def in_force(labels: Sequence[str], time: datetime, now: datetime) -> float:
+    """How far the strongest of these cues still holds at ``now``, in [0, 1].
+
+    A short-term state holds while it lasts (it fades with ``STATE_HALF_LIFE_DAYS``); a
+    correction or rejection holds until something replaces it; a taste or an update holds
+    on with less weight as it ages.
+    """
+    rec = recency(time, now)
+    state_rec = recency(time, now, STATE_HALF_LIFE_DAYS)
+    return max(
+        (state_rec if label in _FADING_STATE else cue_age_factor(label, rec, state_rec) for label in labels),
+        default=0.0,
+    )
+
+
+def salience(
+    turn: Turn, now: datetime, *, tool_name: str | None = None, repeats: int = 0
+) -> tuple[float, list[str]]:
+    """How strong a preference signal ``turn`` is, in [0, 1]; returns (salience, why labels)."""
+    cues = detect_cues(turn.text)
+    role = turn.role if turn.role in SPEAKER_CUE_FACTOR else "assistant"
+    labels = list(cues.labels)
+    strong = any(label in STRONG_CUES for label in labels)
+    rec = recency(turn.time, now)
+    state_rec = recency(turn.time, now, STATE_HALF_LIFE_DAYS)
+    cue_factor = CUE_SHARE * SPEAKER_CUE_FACTOR[role]
+    if role == "user" and cues.question and not strong:
+        cue_factor *= QUESTION_FACTOR
+    value = cue_factor * sum(CUE_WEIGHTS[label] * cue_age_factor(label, rec, state_rec) for label in labels)
+    why = list(labels)
+    if role == "user" and (cues.first_person or strong):
+        value += FIRST_PERSON_WEIGHT
+        why.append("user's own words")
+    elif role == "assistant":
+        why.append("assistant's words (discounted)")
+    call = turn.tool_call if isinstance(turn.tool_call, dict) else None
+    if call is not None and tool_name and call.get("name") == tool_name:
+        value += SAME_TOOL_WEIGHT
+        args = _args_label(call.get("arguments"))
+        why.append(f"past call of {tool_name}" + (f": {args}" if args else ""))
+    if repeats > 0:
+        value += min(MAX_REPEAT_BONUS, REPEAT_WEIGHT * repeats)
+        why.append(f"said {repeats + 1} times")
+    value += RECENCY_WEIGHT * rec
+    why.append(age_label(turn.time, now))
+    return min(1.0, value), why
+
+
 def score_turn(
     turn: Turn,
     relevance: float,
@@ -254,36 +308,16 @@ def score_turn(
     tool_name: str | None = None,
     repeats: int = 0,
 ) -> tuple[float, list[str]]:
-    """Salience of ``turn`` given its retrieval ``relevance`` in [0, 1]; returns (score, why labels)."""
-    cues = detect_cues(turn.text)
-    role = turn.role if turn.role in SPEAKER_CUE_FACTOR else "assistant"
-    relevance = max(0.0, min(1.0, relevance))
-    labels = list(cues.labels)
-    strong = any(label in STRONG_CUES for label in labels)
-    rec = recency(turn.time, now)
-    state_rec = recency(turn.time, now, STATE_HALF_LIFE_DAYS)
-    cue_factor = SPEAKER_CUE_FACTOR[role] * (GATE_FLOOR + (1 - GATE_FLOOR) * relevance)
-    if role == "user" and cues.question and not strong:
-        cue_factor *= QUESTION_FACTOR
-    score = RELEVANCE_WEIGHT * SPEAKER_RELEVANCE_FACTOR[role] * relevance
-    score += cue_factor * sum(CUE_WEIGHTS[label] * cue_age_factor(label, rec, state_rec) for label in labels)
-    why = list(labels)
-    if role == "user" and (cues.first_person or strong):
-        score += FIRST_PERSON_WEIGHT
-        why.append("user's own words")
-    elif role == "assistant":
-        why.append("assistant's words (discounted)")
-    call = turn.tool_call if isinstance(turn.tool_call, dict) else None
-    if call is not None and tool_name and call.get("name") == tool_name:
-        score += SAME_TOOL_WEIGHT
-        args = _args_label(call.get("arguments"))
-        why.append(f"past call of {tool_name}" + (f": {args}" if args else ""))
-    if repeats > 0:
-        score += min(MAX_REPEAT_BONUS, REPEAT_WEIGHT * repeats)
-        why.append(f"said {repeats + 1} times")
-    score += RECENCY_WEIGHT * rec
-    why.append(age_label(turn.time, now))
-    return score, why
+    """Salience-weighted relevance of ``turn`` (``relevance`` >= 0); returns (score, why labels).
+
+    The score is ``relevance`` discounted for who said it (assistant and tool text is weaker
+    evidence of a preference than the user's own words) and multiplied by 1 + SALIENCE_GAIN
+    times ``salience``: at most 1 + SALIENCE_GAIN times the relevance, and 0 when irrelevant.
+    """
+    role = turn.role if turn.role in SPEAKER_RELEVANCE_FACTOR else "assistant"
+    value, why = salience(turn, now, tool_name=tool_name, repeats=repeats)
+    base = max(0.0, relevance) * SPEAKER_RELEVANCE_FACTOR[role]
+    return base * (1.0 + SALIENCE_GAIN * value), why
 
 
 # ------------------------------------------------------------ selection: duplicates, diversity, behaviour
@@ -328,6 +362,34 @@ def mmr(scores: Sequence[float], sims: np.ndarray, k: int, lam: float = MMR_LAMB
         value[chosen] = -np.inf
         pick = int(value.argmax())
         chosen.append(pick)
+        closest = np.maximum(closest, sims[pick])
+    return chosen
+
+
+def select(
+    scores: Sequence[float], sims: np.ndarray, k: int, similar: float = RESTATES_COSINE
+) -> list[tuple[int, float]]:
+    """Up to ``k`` (index, discounted score), greedily by score, each score discounted by how
+    far the item restates one already chosen: nothing below cosine ``similar``, all of it at
+    cosine 1. The discounted scores come out in non-increasing order.
+
+    Unlike ``mmr``, turns that are merely on the same topic (the several facts a question
+    needs) are not pushed apart; only restatements (the tenth "please order food: ...") are.
+    """
+    import numpy as np
+
+    n = len(scores)
+    value = np.asarray(scores, dtype=np.float64)
+    closest = np.zeros(n, dtype=np.float64)
+    chosen: list[tuple[int, float]] = []
+    taken = np.zeros(n, dtype=bool)
+    span = max(1e-6, 1.0 - similar)
+    for _ in range(min(k, n)):
+        adjusted = value * (1.0 - np.clip((closest - similar) / span, 0.0, 1.0))
+        adjusted[taken] = -np.inf
+        pick = int(adjusted.argmax())
+        chosen.append((pick, float(adjusted[pick])))
+        taken[pick] = True
         closest = np.maximum(closest, sims[pick])
     return chosen
 
