@@ -247,7 +247,7 @@ def report(paths: tuple[Path, ...], as_json: bool, html_file: Path | None, scena
 @bench.command()
 @click.option("--data", required=True, type=click.Path(exists=True, path_type=Path), help="The dataset file.")
 @click.option(
-    "--format", "fmt", type=click.Choice(("locomo", "longmemeval", "jsonl")), help="Default: detected."
+    "--format", "fmt", type=click.Choice(("locomo", "longmemeval", "jsonl", "iba")), help="Default: detected."
 )
 @click.option(
     "--k", "ks", multiple=True, type=click.IntRange(min=1), help="Cut-offs (repeatable; default 5 and 10)."
@@ -272,12 +272,12 @@ def retrieval(
     limit: int | None,
     as_json: bool,
 ) -> None:
-    """Evidence recall@k and hit@k of memory retrieval on LoCoMo, LongMemEval or jsonl cases."""
+    """Evidence recall@k and hit@k of memory retrieval on LoCoMo, LongMemEval, jsonl cases or an IBA-Bench suite."""
     from bench.loaders import load_dataset
     from bench.retrieval_eval import evaluate_retrieval, retrieval_table
     from memory.paths import home
 
-    dataset = load_dataset(data, fmt)
+    dataset = load_dataset(data, fmt, limit=limit)
     result = evaluate_retrieval(
         dataset,
         methods=methods or ("deep", "bm25", "dense"),

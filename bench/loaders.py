@@ -3,7 +3,8 @@
 Formats: LoCoMo (the zip of one JSON per conversation, or the single-file ``locomo10.json``
 list), LongMemEval (a JSON list of items with ``haystack_sessions``), and plain ``jsonl``
 (one case a line: ``{"id", "history": [{"session", "time", "role", "text"}], "query",
-"evidence_indices"}``, optional ``category`` and ``now``; ``time`` may be null).
+"evidence_indices"}``, optional ``category`` and ``now``; ``time`` may be null), and ``iba``:
+an IBA-Bench suite, each task's prompt a question whose evidence is its checks' evidence turns.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 from memory.errors import BadInput
 from memory.types import ROLES, parse_time
 
-FORMATS = ("locomo", "longmemeval", "jsonl")
+FORMATS = ("locomo", "longmemeval", "jsonl", "iba")
 LOCOMO_CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 _BASE_TIME = datetime(2000, 1, 1, tzinfo=UTC)
 
@@ -290,6 +291,67 @@ def load_jsonl(path: Path | str) -> Dataset:
     return dataset
 
 
+# ---------------------------------------------------------------- IBA-Bench suites
+
+
+def load_iba(path: Path | str, *, limit: int | None = None) -> Dataset:
+    """An IBA-Bench suite as retrieval cases: the prompt is the query, the checks' evidence the answer.
+
+    Turns are timed as ingestion times them (the session's time plus one second a turn), and tasks
+    over the same history share one store. Tasks whose checks carry no evidence are skipped.
+    """
+    path = Path(path)
+    dataset = Dataset(path.stem, "iba", [])
+    by_history: dict[str, Conversation] = {}
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            if limit is not None and dataset.questions >= limit:
+                break
+            try:
+                task = json.loads(line)
+                sessions = sorted(task["history"], key=lambda s: (parse_time(s["time"]), s["session_id"]))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+                raise BadInput(f"{path} line {number}: not an IBA-Bench task ({exc})") from exc
+            turns: list[HistoryTurn] = []
+            where: dict[tuple[str, int], int] = {}
+            for session in sessions:
+                start = parse_time(session["time"])
+                for k, turn in enumerate(session["turns"]):
+                    where[(str(session["session_id"]), k)] = len(turns)
+                    turns.append(
+                        HistoryTurn(
+                            str(session["session_id"]),
+                            start + timedelta(seconds=k),
+                            turn["role"],
+                            turn["text"],
+                        )
+                    )
+            wanted = {
+                where[(str(e["session_id"]), int(e["turn"]))]
+                for check in task.get("checks", [])
+                for e in check.get("evidence", []) or []
+                if (str(e["session_id"]), int(e["turn"])) in where
+            }
+            if not wanted:
+                dataset.skip("tasks whose checks carry no evidence")
+                continue
+            conv = _shared(by_history, dataset, str(task["id"]), turns)
+            conv.questions.append(
+                Question(
+                    str(task["id"]),
+                    str(task["task"]["prompt"]),
+                    sorted(wanted),
+                    task.get("domain"),
+                    parse_time(task["now"]),
+                )
+            )
+    if not dataset.conversations:
+        raise BadInput(f"{path}: no tasks with evidence")
+    return dataset
+
+
 # ---------------------------------------------------------------- common
 
 
@@ -321,7 +383,9 @@ def detect_format(path: Path | str) -> str:
     if not path.exists():
         raise BadInput(f"no such file: {path}")
     if path.suffix == ".jsonl":
-        return "jsonl"
+        with open(path, encoding="utf-8") as handle:
+            first = handle.readline(1 << 20)
+        return "iba" if '"checks"' in first and '"task"' in first else "jsonl"
     if path.is_dir() or zipfile.is_zipfile(path):
         return "locomo"
     with open(path, encoding="utf-8") as handle:
@@ -333,9 +397,11 @@ def detect_format(path: Path | str) -> str:
     raise BadInput(f"cannot tell the format of {path}; pass --format ({', '.join(FORMATS)})")
 
 
-def load_dataset(path: Path | str, fmt: str | None = None) -> Dataset:
-    """Load a dataset in ``fmt`` (detected from the file when None)."""
+def load_dataset(path: Path | str, fmt: str | None = None, *, limit: int | None = None) -> Dataset:
+    """Load a dataset in ``fmt`` (detected from the file when None); ``limit`` caps an IBA suite's tasks."""
     fmt = fmt or detect_format(path)
+    if fmt == "iba":
+        return load_iba(path, limit=limit)
     if fmt == "locomo":
         return load_locomo(path)
     if fmt == "longmemeval":

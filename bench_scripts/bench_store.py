@@ -133,12 +133,15 @@ def hnsw_recall(mem: Memory, rng: random.Random, count: int = 100) -> dict:
     }
 
 
-def first_output_seconds(cmd: list[str], env: dict) -> float:
+def first_output_seconds(cmd: list[str], env: dict, expect: bytes) -> float:
+    """Seconds until the command's first line of real output (checked against ``expect``)."""
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     assert proc.stdout is not None
-    proc.stdout.read(1)
+    first = proc.stdout.readline()
     elapsed = time.perf_counter() - t0
+    if not first.startswith(expect):
+        raise SystemExit(f"{' '.join(cmd)}: unexpected first output {first[:80]!r}")
     proc.kill()
     proc.wait()
     return elapsed
@@ -183,12 +186,12 @@ def main() -> None:
             mem.close()
             env = {**os.environ, "IBACHAT_HOME": str(home)}
             row["memory_show_first_output_s"] = statistics.median(
-                first_output_seconds([exe, "memory", "show", "-n", "20"], env) for _ in range(3)
+                first_output_seconds([exe, "memory", "show", "-n", "20"], env, b"#") for _ in range(3)
             )
             report["sizes"][n] = row
             print(n, json.dumps(row), flush=True)
     report["help_s"] = statistics.median(
-        first_output_seconds([exe, "--help"], dict(os.environ)) for _ in range(5)
+        first_output_seconds([exe, "--help"], dict(os.environ), b"Usage:") for _ in range(5)
     )
     first, last = report["sizes"][min(args.sizes)], report["sizes"][max(args.sizes)]
     report["insert_ratio_largest_vs_smallest"] = (

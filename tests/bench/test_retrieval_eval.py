@@ -205,3 +205,17 @@ def test_retrieval_command():
         bench, ["retrieval", "--data", str(LME), "--format", "jsonl", "--embedder", "hash"]
     )
     assert result.exit_code == 1 and "line 1" in result.output and "Traceback" not in result.output
+
+
+def test_an_iba_suite_loads_as_retrieval_cases():
+    from bench.loaders import detect_format, load_dataset
+
+    mini = Path(__file__).parent / "data" / "mini_suite.jsonl"
+    assert detect_format(mini) == "iba"
+    dataset = load_dataset(mini, limit=3)
+    assert dataset.format == "iba" and 0 < dataset.questions <= 3
+    for conv in dataset.conversations:
+        times = [t.time for t in conv.turns]
+        assert times == sorted(times)  # sessions in time order, as ingestion stores them
+        for q in conv.questions:
+            assert q.evidence and all(0 <= i < len(conv.turns) for i in q.evidence)
