@@ -26,6 +26,7 @@ similarity to the task below a floor calibrated for the embedder), the evidence 
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -293,16 +294,24 @@ class _Relevance:
         """Best cosine of each row of ``vecs`` to the task's own sub-queries."""
         return (self.anchor_vecs @ vecs.T).max(axis=0)
 
-    def anchored_relevance(self, ids: Sequence[int], vecs: np.ndarray) -> np.ndarray:
-        """Score fusion of cosine and BM25 per anchored sub-query, weighted, best one kept."""
+    def anchored_relevance(self, turns: Sequence[Turn], vecs: np.ndarray) -> np.ndarray:
+        """Score fusion of cosine and BM25 per anchored sub-query, weighted, best one kept.
+
+        A tool parameter's query is a bag of schema words ("impact low normal high"): sharing
+        one of them makes a past call or a stated preference evidence about the parameter,
+        but not just any turn ("feeling a bit low today"), which counts by meaning alone.
+        """
         import numpy as np
 
         dense = self._calibrate(self.anchor_vecs @ vecs.T)
-        lexical = np.zeros_like(dense)
+        fused = dense.copy()
+        plain = np.array([not (isinstance(t.tool_call, dict) or _cued(t)) for t in turns], dtype=bool)
         for row, (scores, best) in enumerate(zip(self.bm25, self.best_bm25, strict=True)):
-            if best > 0:
-                lexical[row] = [scores.get(i, 0.0) / best for i in ids]
-        fused = DENSE_SHARE * dense + (1.0 - DENSE_SHARE) * lexical
+            lexical = np.array([scores.get(t.id, 0.0) / best if best > 0 else 0.0 for t in turns])
+            mixed = DENSE_SHARE * dense[row] + (1.0 - DENSE_SHARE) * lexical
+            fused[row] = (
+                np.where(plain, dense[row], mixed) if self.anchored[row].startswith("param:") else mixed
+            )
         return (fused * self.weights[:, None]).max(axis=0)
 
     def cue_relevance(self, vecs: np.ndarray, turns: Sequence[Turn], now: datetime) -> np.ndarray:
@@ -371,7 +380,7 @@ def _deep(
     floors = floors_for(memory)
     rel = _Relevance(subqueries, qvecs, found, floors)
     anchored = rel.anchored_cosine(vecs)
-    relevance = rel.anchored_relevance([t.id for t in turns], vecs)
+    relevance = rel.anchored_relevance(turns, vecs)
     facet_rel = rel.cue_relevance(vecs, turns, now)
     task_terms = terms(task) - LEXICAL_IGNORE
     cands = []
@@ -386,7 +395,7 @@ def _deep(
     ms["score"] = _ms(t0)
 
     t0 = time.perf_counter()
-    sims = vecs @ vecs.T
+    sims = _separate_calls(cands, vecs @ vecs.T)
     kept = drop_near_duplicates(sorted(range(len(cands)), key=lambda i: -cands[i].score), sims)
     for i, copies in kept.items():
         if copies:
@@ -415,7 +424,8 @@ def _deep(
     strong = [c for c in distinct if c.relevance >= MIN_RELEVANCE]
     stats["dropped_weak"] = len(distinct) - len(strong)
     matrix = np.stack([c.vec for c in strong]) if strong else np.zeros((0, 1), dtype=np.float32)
-    chosen = [(strong[i], value) for i, value in select([c.score for c in strong], matrix @ matrix.T, budget)]
+    sims = _separate_calls(strong, matrix @ matrix.T)
+    chosen = [(strong[i], value) for i, value in select([c.score for c in strong], sims, budget)]
     lacking = [c for c, _ in chosen if c not in pool]
     near = _neighbours(memory, [c.turn for c in lacking], now) if lacking else {}
     for cand in lacking:
@@ -479,8 +489,9 @@ def _fold_tool_calls(
     now: datetime,
 ) -> tuple[list[_Candidate], int, int]:
     """Fold past tool calls: per tool, keep the ``MAX_TOOL_CALLS`` most salient and sum up
-    all of them; a plain request that produced a call ("please book ride: xl, 7am") is part
-    of that call, not a separate item (``found``: all candidates, near-duplicates too).
+    all of them; a plain request that produced a call ("please book ride: xl, 7am") goes
+    with that call: it stays while its call is kept, it is folded with it otherwise
+    (``found``: all candidates, near-duplicates too).
     Returns (kept, calls folded, requests folded)."""
     requests = _requests(memory, found, now)
     calls = [c for c in cands if isinstance(c.turn.tool_call, dict)]
@@ -496,20 +507,39 @@ def _fold_tool_calls(
         group[0].notes.append(f"{len(group)} past calls of {name} found: {summary}")
         group[0].score, group[0].why = _score(group[0], now, tool)
         folded |= {c.turn.id for c in group[MAX_TOOL_CALLS:]}
-    kept = [c for c in cands if c.turn.id not in folded and c.turn.id not in requests]
+    kept_calls = {c.turn.id for c in calls if c.turn.id not in folded}
+    kept = [
+        c
+        for c in cands
+        if c.turn.id not in folded and (c.turn.id not in requests or requests[c.turn.id] in kept_calls)
+    ]
     return kept, len(folded), len(cands) - len(kept) - len(folded)
 
 
-def _requests(memory: MemoryLike, cands: list[_Candidate], now: datetime) -> set[int]:
-    """Ids of plain user turns (no preference cue) whose tool call is a candidate too."""
+def _separate_calls(cands: list[_Candidate], sims: np.ndarray) -> np.ndarray:
+    """``sims`` with the similarity of two past tool calls set to 0 unless they are the same
+    call: similar-looking calls with other arguments are different evidence."""
+    import numpy as np
+
+    rows = [i for i, c in enumerate(cands) if isinstance(c.turn.tool_call, dict)]
+    if len(rows) > 1:
+        keys = [json.dumps(cands[i].turn.tool_call, sort_keys=True, default=str) for i in rows]
+        codes = np.array([keys.index(key) for key in keys])
+        block = np.ix_(rows, rows)
+        sims[block] = np.where(codes[:, None] == codes[None, :], sims[block], 0.0)
+    return sims
+
+
+def _requests(memory: MemoryLike, cands: list[_Candidate], now: datetime) -> dict[int, int]:
+    """Plain user turns (no preference cue) whose tool call is a candidate too: request id -> call id."""
     calls = {c.turn.id for c in cands if isinstance(c.turn.tool_call, dict)}
     users = [c.turn for c in cands if c.turn.role == "user" and not _cued(c.turn)]
     near = _neighbours(memory, users, now) if users else {}
-    out = set()
+    out = {}
     for turn in users:
         after = [t for t in near[turn.id] if (t.time, t.id) > (turn.time, turn.id)]
         if after and after[0].id in calls:
-            out.add(turn.id)
+            out[turn.id] = after[0].id
     return out
 
 
@@ -598,7 +628,8 @@ def _add_context(
             if after and (after[0].id not in replies or replies[after[0].id][1].own < cand.own):
                 replies[after[0].id] = (after[0], cand)
     needy = [c for c in pool if c.context and _elliptical(c.turn)]
-    ids = sorted({t.id for c in needy for t in c.context} | set(replies))
+    by_id = {t.id: t for c in needy for t in c.context} | {i: turn for i, (turn, _) in replies.items()}
+    ids = sorted(by_id)
     if not ids:
         return []
     row = {turn_id: i for i, turn_id in enumerate(ids)}
@@ -606,7 +637,7 @@ def _add_context(
         vecs = np.asarray(memory.vectors(ids), dtype=np.float32)
     except NotFound:  # a neighbour not indexed (yet): keep the context, borrow nothing
         return []
-    own = rel.anchored_relevance(ids, vecs)
+    own = rel.anchored_relevance([by_id[i] for i in ids], vecs)
     cos = rel.anchored_cosine(vecs)
     for cand in needy:
         rows = [row[t.id] for t in cand.context]
