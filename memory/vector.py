@@ -33,6 +33,9 @@ _CRC = struct.Struct("<I")
 _MIN_CAPACITY = 64
 
 
+PENDING_LIMIT = 4096  # buffered inserts merged into the HNSW graph at once
+
+
 class VectorIndex:
     """Vectors by turn id. Not thread-safe: one writer, and no search during a write."""
 
@@ -58,6 +61,10 @@ class VectorIndex:
         self._n = 0
         self._row: dict[int, int] = {}
         self._graph: Any = None  # usearch.index.Index once built
+        # Ids added since the graph was built and not yet inserted into it: searched exactly and
+        # merged into the graph in one batch (at save, or when the buffer is full), so one insert
+        # costs an array append whatever the index size (an HNSW insert costs ~1 ms here).
+        self._pending: set[int] = set()
         self.dirty = False
 
     # ----- files -----------------------------------------------------------------
@@ -135,6 +142,7 @@ class VectorIndex:
         tmp = temp_path_for(path)
         try:
             if self._graph is not None:
+                self.flush()
                 self._graph.save(str(tmp))
             else:
                 self._write_flat(tmp)
@@ -189,8 +197,19 @@ class VectorIndex:
             self._row[key] = start + offset
         self._n = start + len(keys)
         if self._graph is not None:
-            self._graph.add(keys.astype(np.uint64), vecs)
+            self._pending.update(keys.tolist())
+            if len(self._pending) >= PENDING_LIMIT:
+                self.flush()
         self.dirty = True
+
+    def flush(self) -> None:
+        """Insert the buffered vectors into the HNSW graph (one batch)."""
+        if self._graph is None or not self._pending:
+            return
+        keys = np.fromiter(self._pending, dtype=np.int64, count=len(self._pending))
+        rows = np.asarray([self._row[int(k)] for k in keys], dtype=np.int64)
+        self._graph.add(keys.astype(np.uint64), self._vecs[rows])
+        self._pending.clear()
 
     def remove(self, ids: Iterable[int]) -> int:
         """Remove these ids (absent ones are ignored); returns how many were removed."""
@@ -210,7 +229,10 @@ class VectorIndex:
             gone.append(int(key))
         if gone:
             if self._graph is not None:
-                self._graph.remove(np.asarray(gone, dtype=np.uint64))
+                in_graph = [key for key in gone if key not in self._pending]
+                self._pending.difference_update(gone)
+                if in_graph:
+                    self._graph.remove(np.asarray(in_graph, dtype=np.uint64))
             self.dirty = True
         return len(gone)
 
@@ -252,6 +274,7 @@ class VectorIndex:
         if self._n:
             graph.add(self._keys[: self._n].astype(np.uint64), self._vecs[: self._n])
         self._graph = graph
+        self._pending.clear()
         self.dirty = True  # the file format changes to usearch on the next save
 
     # ----- search --------------------------------------------------------------------
@@ -294,10 +317,11 @@ class VectorIndex:
         self.build_graph()
         matches = self._graph.search(q, count)
         keys = np.asarray(matches.keys, dtype=np.uint64).astype(np.int64).tolist()
+        keys += list(self._pending)  # not in the graph yet: scored exactly below
         if allowed is not None:
             keys = [key for key in keys if key in allowed]
         rows = np.asarray([self._row[key] for key in keys if key in self._row], dtype=np.int64)
-        return self._rank(rows, self._scores(q, rows), len(rows))
+        return self._rank(rows, self._scores(q, rows), count)
 
     def _exact(self, q: np.ndarray, k: int, allowed: set[int] | None) -> list[Hit]:
         n = self._n
@@ -366,6 +390,7 @@ class VectorIndex:
         self._n = len(keys)
         self._row = {key: row for row, key in enumerate(self._keys.tolist())}
         self._graph = None
+        self._pending = set()
 
 
 def _usearch_metric(metric: str) -> Any:

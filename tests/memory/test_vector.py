@@ -245,3 +245,30 @@ def test_kill_during_save_leaves_a_loadable_file(tmp_path):
     assert saw_graph == {True, False}  # both file formats were killed mid-loop
     leftovers = [p for p in tmp_path.iterdir() if TMP_MARK in p.name]
     assert all(p.name.startswith("live.usearch") for p in leftovers)
+
+
+def test_inserts_after_the_graph_is_built_are_buffered_searchable_removable_and_saved(tmp_path):
+    from memory import vector as vector_module
+
+    rng = np.random.default_rng(3)
+    base = rng.standard_normal((300, 16)).astype(np.float32)
+    index = VectorIndex(16, hnsw_threshold=100)
+    index.add(np.arange(300), base)
+    index.build_graph()
+    fresh = rng.standard_normal((5, 16)).astype(np.float32)
+    index.add([1000, 1001, 1002, 1003, 1004], fresh)
+    assert index._pending == {1000, 1001, 1002, 1003, 1004}  # not in the graph yet
+    assert index.search(fresh[2], 1)[0].id == 1002  # but found, scored exactly
+    index.remove([1003])
+    assert all(h.id != 1003 for h in index.search(fresh[3], 20))
+    index.save(tmp_path / "v.usearch")
+    assert not index._pending  # merged into the graph before saving
+    again = VectorIndex.load(tmp_path / "v.usearch", 16, hnsw_threshold=100)
+    assert again.search(fresh[4], 1)[0].id == 1004 and 1003 not in again
+    old = vector_module.PENDING_LIMIT
+    vector_module.PENDING_LIMIT = 3
+    try:
+        again.add([2000, 2001, 2002], rng.standard_normal((3, 16)).astype(np.float32))
+        assert not again._pending  # a full buffer is merged at once
+    finally:
+        vector_module.PENDING_LIMIT = old
