@@ -1,0 +1,161 @@
+"""Relevance for Deep Retrieval: how much a stored turn bears on the task, in [0, ~1].
+
+- The task's own sub-queries (the task, each tool parameter, model-written queries) are
+  searched densely and lexically. A turn's relevance to one of them is an even mix of its
+  calibrated cosine and its BM25 score over that query's best BM25 score: score fusion,
+  which keeps how much better one turn matches than another (rank fusion throws that
+  away). The task counts fully, the others ``SIDE_WEIGHT`` as much.
+- A turn that carries a preference cue can also be relevant while the cue holds (a
+  sprained ankle bears on a day out this week, not on one next year): through a generic
+  facet looking for that cue (its vocabulary mixed with the task), at ``FACET_WEIGHT``,
+  or by meaning alone through a tool parameter (a stated preference rarely shares words
+  with a parameter's schema).
+
+Neither lets a cue-rich turn that matches nothing push out what matches the task itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from ibachat.agent.facets import FACET_CUES, FACET_VOCAB, content_words, is_anchored
+from ibachat.agent.salience import detect_cues, in_force
+from memory.types import Hit, Turn
+
+if TYPE_CHECKING:
+    import numpy as np
+
+DENSE_SHARE = 0.5  # share of the calibrated cosine in an anchored relevance (the rest: BM25)
+SIDE_WEIGHT = 0.9  # a tool parameter's or model-written query's relevance, against the task's
+FACET_WEIGHT = 0.7  # a generic facet's relevance (for a turn with its cue), against the task's
+# Task words too common to show that a turn is about the task.
+LEXICAL_IGNORE = frozenset(
+    "next last week month day year time today tonight tomorrow yesterday find show tell give usual again new".split()
+)
+
+
+@dataclass(frozen=True)
+class Floors:
+    """Cosine floors of an embedder: ``bears`` decides emptiness, ``item`` is "unrelated"."""
+
+    bears: float
+    item: float
+    high: float  # similarity that counts as fully relevant
+
+
+# MiniLM's are calibrated on short chat turns (unrelated ~0.0-0.25, related 0.4+; see the tests and
+# bench_scripts/bench_planner_retrieval.py). BGE-M3's are a guess from its higher baseline cosine:
+# its weights were not available offline here to calibrate them.
+FLOORS: dict[str, Floors] = {
+    "minilm": Floors(bears=0.35, item=0.2, high=0.65),
+    "bge-m3": Floors(bears=0.5, item=0.4, high=0.75),
+    "hash": Floors(bears=0.25, item=0.12, high=0.6),
+}
+DEFAULT_FLOORS = FLOORS["minilm"]
+
+
+def floors_for(memory: Any) -> Floors:
+    """The similarity floors for the memory's embedder (MiniLM's when unknown)."""
+    model_id = str(getattr(memory.embedder, "model_id", "")).lower()
+    for key, floors in FLOORS.items():
+        if key in model_id:
+            return floors
+    return DEFAULT_FLOORS
+
+
+def lexical_query(query: str) -> str:
+    """The query's content words: BM25 should not match a task on "out" or "next week"."""
+    words = [w for w in content_words(query) if w not in LEXICAL_IGNORE]
+    return " ".join(words) or query
+
+
+def cued(turn: Turn) -> bool:
+    """Whether the turn carries a preference cue beyond a mention of time."""
+    return bool(set(detect_cues(turn.text).labels) - {"time-bound"})
+
+
+@dataclass
+class Found:
+    """What the sub-queries found: id -> the sub-queries that found it, and BM25 per anchored query."""
+
+    by: dict[int, list[str]] = field(default_factory=dict)
+    bm25: dict[str, dict[int, float]] = field(default_factory=dict)
+
+    def add(self, facet: str, hits: list[Hit]) -> None:
+        for hit in hits:
+            facets = self.by.setdefault(hit.id, [])
+            if facet not in facets:
+                facets.append(facet)
+
+
+class Relevance:
+    """Relevance of stored turns to one task's sub-queries (``qvecs``: their search vectors)."""
+
+    def __init__(
+        self, subqueries: list[tuple[str, str]], qvecs: np.ndarray, found: Found, floors: Floors
+    ) -> None:
+        import numpy as np
+
+        self.floors = floors
+        rows = [i for i, (f, _) in enumerate(subqueries) if is_anchored(f)]
+        self.anchored = [subqueries[i][0] for i in rows]
+        self.anchor_vecs = qvecs[rows]
+        self.weights = np.array(
+            [1.0 if f == "task" else SIDE_WEIGHT for f in self.anchored], dtype=np.float32
+        )
+        self.bm25 = [found.bm25.get(f, {}) for f in self.anchored]
+        self.best_bm25 = [max(scores.values(), default=0.0) for scores in self.bm25]
+        facet_rows = [i for i, (f, _) in enumerate(subqueries) if f in FACET_VOCAB]
+        self.facets = [subqueries[i][0] for i in facet_rows]
+        self.facet_vecs = qvecs[facet_rows]
+
+    def _calibrate(self, cos: np.ndarray) -> np.ndarray:
+        import numpy as np
+
+        span = max(1e-6, self.floors.high - self.floors.item)
+        return np.clip((cos - self.floors.item) / span, 0.0, None)
+
+    def cosine(self, vecs: np.ndarray) -> np.ndarray:
+        """Best cosine of each row of ``vecs`` to the task's own sub-queries."""
+        return (self.anchor_vecs @ vecs.T).max(axis=0)
+
+    def own(self, turns: Sequence[Turn], vecs: np.ndarray) -> np.ndarray:
+        """Score fusion of cosine and BM25 per anchored sub-query, weighted, best one kept.
+
+        A tool parameter's query is a bag of schema words ("impact low normal high"): sharing
+        one of them makes a past call or a stated preference evidence about the parameter,
+        but not just any turn ("feeling a bit low today"), which counts by meaning alone.
+        """
+        import numpy as np
+
+        dense = self._calibrate(self.anchor_vecs @ vecs.T)
+        fused = dense.copy()
+        plain = np.array([not (isinstance(t.tool_call, dict) or cued(t)) for t in turns], dtype=bool)
+        for row, (scores, best) in enumerate(zip(self.bm25, self.best_bm25, strict=True)):
+            lexical = np.array([scores.get(t.id, 0.0) / best if best > 0 else 0.0 for t in turns])
+            mixed = DENSE_SHARE * dense[row] + (1.0 - DENSE_SHARE) * lexical
+            param = self.anchored[row].startswith("param:")
+            fused[row] = np.where(plain, dense[row], mixed) if param else mixed
+        return (fused * self.weights[:, None]).max(axis=0)
+
+    def through_cues(self, turns: Sequence[Turn], vecs: np.ndarray, now: datetime) -> np.ndarray:
+        """Relevance of turns that carry a preference cue, while it holds (module docstring)."""
+        import numpy as np
+
+        out = np.zeros(len(turns), dtype=np.float32)
+        facet_sims = FACET_WEIGHT * self._calibrate(self.facet_vecs @ vecs.T)
+        side = [row for row, f in enumerate(self.anchored) if f != "task"]
+        side_sims = self._calibrate(self.anchor_vecs[side] @ vecs.T) * self.weights[side, None]
+        for col, turn in enumerate(turns):
+            cues = set(detect_cues(turn.text).labels)
+            if not cues - {"time-bound"}:
+                continue
+            if side:
+                out[col] = float(side_sims[:, col].max()) * in_force(sorted(cues), turn.time, now)
+            for row, facet in enumerate(self.facets):
+                if matched := cues & FACET_CUES[facet]:
+                    out[col] = max(out[col], facet_sims[row, col] * in_force(sorted(matched), turn.time, now))
+        return out
