@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from datetime import UTC, datetime, timedelta
@@ -560,3 +561,54 @@ def test_a_candidate_without_a_vector_is_left_out(tmp_path):
         mem.add_turn("b", "user", "I like mint tea", time=NOW - timedelta(days=4))
         ev = deep_retrieve(_LosesOneVector(mem, lost.id), "brew some tea", now=NOW)
     assert texts(ev) == ["I like mint tea"]
+
+
+def test_requests_fold_with_their_calls(tmp_path):
+    with Memory.open(tmp_path / "requests", embedder="hash:256", fsync=False) as mem:
+        for i in range(6):
+            when = NOW - timedelta(days=20 + 9 * i)
+            mem.add_turn(f"o{i}", "user", f"please order the noodles, number {i}", time=when)
+            mem.add_turn(
+                f"o{i}",
+                "tool",
+                f"order_food noodles number {i} spice {'hot' if i % 2 else 'mild'}",
+                time=when + timedelta(minutes=1),
+                tool_call={"name": "order_food", "arguments": {"dish": f"noodles {i}", "spice": "hot"}},
+            )
+        ev = deep_retrieve(mem, "order noodles for dinner", now=NOW, tool=FOOD_TOOL)
+    calls = [item.turn.session_id for item in ev.items if item.turn.role == "tool"]
+    requests = [item.turn.session_id for item in ev.items if item.turn.role == "user"]
+    assert len(calls) == 3 and ev.stats["folded_tool_calls"] == 3
+    assert set(requests) <= set(calls)  # a request stays only with its kept call
+    assert ev.stats["folded_requests"] == 3
+
+
+def test_calls_with_other_arguments_are_not_duplicates(tmp_path):
+    text = "send mum the photos from the trip to the lake and the mountains last summer"
+    with Memory.open(tmp_path / "calls", embedder="hash:256", fsync=False) as mem:
+        for i, day in enumerate(("2025-03-21", "2025-05-29", "2025-03-21")):
+            args = {"text": text, "when": day, "channel": "notification", "lead_minutes": 1440}
+            mem.add_turn(
+                f"r{i}",
+                "tool",
+                f"set_reminder {json.dumps(args)}",
+                time=NOW - timedelta(days=30 * (i + 1)),
+                tool_call={"name": "set_reminder", "arguments": args},
+            )
+        ev = deep_retrieve(mem, "remind me to send mum the photos", now=NOW)
+    days = sorted(item.turn.tool_call["arguments"]["when"] for item in ev.items)
+    assert days == ["2025-03-21", "2025-05-29"]  # the identical third call folds into the first
+    assert ev.stats["dropped_duplicates"] == 1
+
+
+def test_session_context_fills_only_free_budget(tmp_path):
+    with Memory.open(tmp_path / "context", embedder="hash:256", fsync=False) as mem:
+        t = NOW - timedelta(days=3)
+        mem.add_turn("s", "user", "I like green tea in the morning", time=t)
+        mem.add_turn("s", "assistant", "Noted, a calm start.", time=t + timedelta(minutes=1))
+        ranked = deep_retrieve(mem, "brew some green tea", now=NOW, budget=1)
+        filled = deep_retrieve(mem, "brew some green tea", now=NOW, budget=5)
+    assert texts(ranked) == ["I like green tea in the morning"]
+    assert texts(filled) == ["I like green tea in the morning", "Noted, a calm start."]
+    assert filled.items[1].why[0] == "context of a kept turn"
+    assert filled.items[1].score < filled.items[0].score

@@ -10,13 +10,16 @@ import pytest
 from ibachat.agent.salience import (
     CUE_WEIGHTS,
     RECENCY_WEIGHT,
+    SALIENCE_GAIN,
     age_label,
     detect_cues,
     drop_near_duplicates,
+    in_force,
     mmr,
     past_calls_summary,
     recency,
     score_turn,
+    select,
 )
 from memory.types import Turn
 
@@ -224,3 +227,30 @@ def test_mmr_trades_salience_for_diversity():
 def test_past_calls_summary_counts_the_usual_value():
     calls = [{"spice": "hot", "size": "large"}, {"spice": "hot"}, {"spice": "mild", "size": "large"}, None]
     assert past_calls_summary(calls) == "spice=hot 2/4, size=large 2/4"
+
+
+def test_salience_is_a_bounded_multiplicative_bonus():
+    loud = turn("actually no, I told you, I hate that, never again, I'm sick this week")
+    assert score_turn(loud, 0.0, NOW)[0] == 0.0  # an irrelevant turn stays at 0, whatever its cues
+    loud_score, _ = score_turn(loud, 0.3, NOW, repeats=9)
+    assert loud_score <= 0.3 * (1 + SALIENCE_GAIN) + 1e-9
+    plain, _ = score_turn(turn("the train to Leeds leaves at 9", days_ago=400), 0.7, NOW)
+    assert plain > loud_score  # a clearly more relevant turn keeps its place
+
+
+def test_a_state_holds_while_it_lasts_a_correction_until_replaced():
+    assert in_force(["temporary state"], NOW - timedelta(days=2), NOW) > 0.8
+    assert in_force(["temporary state"], NOW - timedelta(days=90), NOW) < 0.02
+    assert in_force(["correction"], NOW - timedelta(days=900), NOW) == 1.0
+    assert 0.3 <= in_force(["preference"], NOW - timedelta(days=900), NOW) < 0.4
+    assert in_force([], NOW, NOW) == 0.0
+
+
+def test_select_discounts_restatements_not_related_turns():
+    vecs = _unit([[1, 0, 0], [1, 0.1, 0], [1, 0.9, 0], [0, 1, 0]])
+    sims = vecs @ vecs.T  # 0~1 restate each other (0.995); 0 and 2 are related (0.74)
+    picks = select([1.0, 0.95, 0.9, 0.5], sims, 3)
+    assert [i for i, _ in picks] == [0, 2, 3]  # the restatement loses its place, the related turn keeps it
+    values = [v for _, v in picks]
+    assert values == sorted(values, reverse=True) and values[:2] == [1.0, 0.9]
+    assert [i for i, _ in select([1.0, 0.95, 0.9, 0.5], sims, 3, similar=1.0)] == [0, 1, 2]
