@@ -153,6 +153,8 @@ _CUE_PATTERNS: dict[str, list[str]] = {
     "habit": [
         r"\b(?:always|usually|normally|typically|generally|often|every (?:time|day|week|morning|evening|night|month)|each (?:time|day|week|morning))\b",
         r"\b(?:routine|habit|tradition|as usual|the usual|same as (?:always|usual|last time)|my regular)\b",
+        r"\b(?:like|as) (?:last time|before|ever|i always do)\b",
+        r"\([^()]{1,40}\bobviously\s*\)",  # "(bullet points, obviously)": the usual, taken as read
         r"\b" + _I + r" tend to\b",
     ],
 }

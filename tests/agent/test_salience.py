@@ -254,3 +254,19 @@ def test_select_discounts_restatements_not_related_turns():
     values = [v for _, v in picks]
     assert values == sorted(values, reverse=True) and values[:2] == [1.0, 0.9]
     assert [i for i, _ in select([1.0, 0.95, 0.9, 0.5], sims, 3, similar=1.0)] == [0, 1, 2]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A phone notification, like last time.",
+        "Make a note of it. (bullet points, obviously)",
+        "as before, a quiet room",
+    ],
+)
+def test_the_usual_taken_as_read_is_a_habit(text):
+    assert "habit" in detect_cues(text).labels
+
+
+def test_liking_last_time_is_no_habit():
+    assert "habit" not in detect_cues("I liked the last time we went there").labels
