@@ -42,6 +42,7 @@ class Question:
     evidence: list[int]  # indices into the conversation's turns
     category: str | None = None
     now: datetime | None = None
+    tool: dict[str, Any] | None = None  # the tool an action task is about to call (IBA suites)
 
 
 @dataclass
@@ -338,6 +339,7 @@ def load_iba(path: Path | str, *, limit: int | None = None) -> Dataset:
                 dataset.skip("tasks whose checks carry no evidence")
                 continue
             conv = _shared(by_history, dataset, str(task["id"]), turns)
+            tools = task["task"].get("tools") or []
             conv.questions.append(
                 Question(
                     str(task["id"]),
@@ -345,6 +347,7 @@ def load_iba(path: Path | str, *, limit: int | None = None) -> Dataset:
                     sorted(wanted),
                     task.get("domain"),
                     parse_time(task["now"]),
+                    tools[0] if len(tools) == 1 else None,
                 )
             )
     if not dataset.conversations:

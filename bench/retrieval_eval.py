@@ -27,11 +27,12 @@ METHODS = ("deep", "bm25", "dense", "hybrid")
 Progress = Callable[[int, int], None]  # (questions done, total)
 
 
-def _ranked(method: str, memory: Any, query: str, now: Any, depth: int) -> list[int]:
+def _ranked(method: str, memory: Any, query: str, now: Any, depth: int, tool: Any = None) -> list[int]:
     if method == "deep":
         from ibachat.agent.retrieval import deep_retrieve
 
-        evidence = deep_retrieve(memory, query, now=now, llm=None, budget=depth, mode="deep")
+        # as the planner runs it: with the tool about to be called, when the case has one
+        evidence = deep_retrieve(memory, query, now=now, tool=tool, llm=None, budget=depth, mode="deep")
         return [item.turn.id for item in evidence.items]
     mode = {"bm25": "lexical", "dense": "dense", "hybrid": "hybrid"}[method]
     return [hit.id for hit in memory.search(query, depth, mode=mode)]
@@ -136,7 +137,9 @@ def evaluate_retrieval(
                     evidence = {ids[i] for i in question.evidence}
                     for method in methods:
                         t1 = time.perf_counter()
-                        ranked = _ranked(method, memory, question.query, question.now or now_default, depth)
+                        ranked = _ranked(
+                            method, memory, question.query, question.now or now_default, depth, question.tool
+                        )
                         tallies[method].ms += 1000 * (time.perf_counter() - t1)
                         tallies[method].add(question.category, ranked, evidence)
                     done += 1

@@ -219,3 +219,5 @@ def test_an_iba_suite_loads_as_retrieval_cases():
         assert times == sorted(times)  # sessions in time order, as ingestion stores them
         for q in conv.questions:
             assert q.evidence and all(0 <= i < len(conv.turns) for i in q.evidence)
+    tools = [q.tool["name"] for c in dataset.conversations for q in c.questions if q.tool]
+    assert tools  # action tasks carry the tool, so deep retrieval gets its parameter facets
