@@ -7,6 +7,7 @@ Connection problems become ``ModelUnavailable`` with the command that fixes them
 from __future__ import annotations
 
 import os
+import re
 import time
 import urllib.parse
 from collections.abc import Iterator, Sequence
@@ -133,6 +134,14 @@ class _ThinkStripper:
         return out
 
 
+def _tiny(model: str) -> bool:
+    size = re.search(r"[:-](\d+(?:\.\d+)?)([mb])\b", model.lower())
+    if size is None:
+        return False
+    number, unit = float(size.group(1)), size.group(2)
+    return unit == "m" or number < 1
+
+
 class OllamaLLM(LLM):
     """A model served by Ollama. Constructing one connects to nothing."""
 
@@ -149,6 +158,9 @@ class OllamaLLM(LLM):
         self.model = model
         self.host = ollama_host(host)
         self.think = think  # None: leave it to the model; a leading <think> block is dropped anyway
+        # A served model of a billion parameters or more is trusted with the planner's sub-steps
+        # (query expansion, refinement); sub-billion ones ("smollm2:135m", "qwen2.5:0.5b") are not.
+        self.capable = not _tiny(model)
 
     def describe(self) -> dict[str, Any]:
         return {"backend": "ollama", "model": self.model, "host": self.host}

@@ -93,3 +93,10 @@ def test_describe_reports_what_is_missing(tag_server, closed_port, tmp_path):
     assert not down["ready"] and "start it with `ollama serve`" in down["problem"]
     no_file = describe_model(f"embedded:{tmp_path / 'x.gguf'}")
     assert not no_file["ready"] and no_file["problem"] == f"no GGUF file at {tmp_path / 'x.gguf'}"
+
+
+def test_only_served_models_of_a_billion_parameters_or_more_refine_the_plan():
+    from ibachat.llm.ollama_backend import OllamaLLM
+
+    assert OllamaLLM("qwen3:4b").capable and OllamaLLM("llama3.1:8b").capable and OllamaLLM("mistral").capable
+    assert not OllamaLLM("smollm2:135m").capable and not OllamaLLM("qwen2.5:0.5b").capable
