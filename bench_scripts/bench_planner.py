@@ -1,7 +1,7 @@
 """The planner's own cost on a 10k-turn store (offline MiniLM), and its model calls per turn.
 
     python bench_scripts/bench_planner.py [--turns 10000] [--tasks 50] [--cache .bench-out/planner]
-                                          [--embedded 4] [--out FILE]
+                                          [--embedded 4] [--ollama 4] [--out FILE]
 
 Builds (once, then reuses from ``--cache``) a store of noisy history with preference
 signals (tastes, habits, rejections, updates, one-offs, temporary states, an injected
@@ -276,6 +276,9 @@ def main() -> None:
     ap.add_argument("--tasks", type=int, default=50)
     ap.add_argument("--cache", type=Path, default=ROOT / ".bench-out" / "planner")
     ap.add_argument("--embedded", type=int, default=4, help="tasks to run with the embedded model (0: skip)")
+    ap.add_argument(
+        "--ollama", type=int, default=4, help="of those, run through the Ollama backend too (0: skip)"
+    )
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     import torch
@@ -304,6 +307,17 @@ def main() -> None:
                     : args.embedded - args.embedded // 2
                 ]
                 report["embedded"] = run(memory, mixed, llm) | {"model": str(default_model_path().name)}
+                if args.ollama:
+                    # the Ollama backend through the real `ollama` client, against the tests'
+                    # local server that speaks Ollama's HTTP API in front of the same model
+                    from ibachat.llm.ollama_backend import OllamaLLM
+                    from tests.ollama_server import OllamaTestServer
+
+                    with OllamaTestServer(llm) as server:
+                        remote = OllamaLLM("smollm2:135m", host=server.url)
+                        report["ollama"] = run(memory, mixed[: args.ollama], remote) | {
+                            "model": "smollm2:135m via HTTP"
+                        }
             finally:
                 llm.close()
     memory.close()
