@@ -34,14 +34,15 @@ _TRAVEL = (
 _WHEN = (
     r"flights?|fly|depart\w*|meetings?|appointments?|calls?|class(?:es)?|workouts?|gym|run|runs|schedule|"
     r"slots?|book|booking|reservation|person|time|times|start|sessions?|train|shift|lessons?|deliver\w*|"
-    r"pick ?up|tee time|dinner|lunch|breakfast"
+    r"pick ?up|tee time|dinner|lunch|breakfast|leav\w+|arriv\w+|(?:before|after|by|at|from) \d|\d(?::\d\d)? ?[ap]\.?m\b|o'clock"
 )
 _FITNESS = (
     r"workouts?|exercise|exercising|training|train|gym|run|runs|class(?:es)?|activit(?:y|ies)|hikes?|hiking|"
     r"fitness|sessions?|routine|cardio|plan|walks?|sport|sports"
 )
 _SIZE = (
-    r"size|sizes|cups?|coffee|latte|drinks?|portions?|pizza|order|meals?|fries|soda|tea|smoothie|serving|bowl"
+    r"size|sizes|cups?|coffee|latte|drinks?|portions?|pizza|order|meals?|fries|soda|tea|smoothie|serving|bowl|"
+    r"(?:have|get|take|want|order|grab|make it|make mine|i'll do|go for) (?:a|an|the) (?:small|medium|large|tall|grande|venti|regular|mini)\b"
 )
 
 
@@ -87,14 +88,14 @@ ATTRIBUTES: tuple[Attribute, ...] = (
             "none": "no spice, zero spice, bland, non spicy, nonspicy, no heat, no chili",
             "mild": "mild, mildly spicy, a little spicy, a bit spicy, slightly spicy, a little spice, a touch of spice, not too spicy, not overly spicy, mild heat, a little heat, a bit of heat, a touch of heat, a little kick, a bit of a kick, gentle heat, light spice, lightly spiced, not too hot, medium mild",
             "medium": "medium spicy, medium spice, medium heat, medium hot, moderately spicy",
-            "hot": "spicy, spicier, spiciest, spice, spicy food, spicy foods, hottest, hottest spice level, hottest level, hottest option, max spice, maximum spice, extra spicy, very spicy, really spicy, super spicy, fiery, hot sauce, extra hot, chili, chilli, chile, chilies, chillies, jalapeno, jalapeño, habanero, sriracha, szechuan, sichuan, vindaloo, heat, kick, hot and spicy, the hotter the better, spice level hot",
+            "hot": "spicy, spicier, spiciest, spice, spicy food, spicy foods, hottest, hottest spice level, hottest level, hottest option, max spice, maximum spice, extra spicy, very spicy, really spicy, super spicy, fiery, hot sauce, extra hot, chili, chilli, chile, chilies, chillies, jalapeno, jalapeño, habanero, sriracha, szechuan, sichuan, vindaloo, heat, kick, hot, hot and spicy, spice level hot",
         },
         scale=("none", "mild", "medium", "hot"),
         context=_FOOD + r"|spic|chil|mild|pepper|sriracha",
         context_for=frozenset(
-            {"heat", "kick", "fiery", "burn", "hottest", "hottest option", "hottest level"}
+            {"heat", "kick", "fiery", "burn", "hot", "hottest", "hottest option", "hottest level"}
         ),
-        generic="spicy, spicier, spiciest, spice, spicy food, spicy foods, fiery, hot sauce, chili, chilli, chile, chilies, chillies, jalapeno, jalapeño, habanero, sriracha, szechuan, sichuan, vindaloo, heat, kick, hot and spicy",
+        generic="spicy, spicier, spiciest, spice, spicy food, spicy foods, fiery, hot sauce, chili, chilli, chile, chilies, chillies, jalapeno, jalapeño, habanero, sriracha, szechuan, sichuan, vindaloo, heat, kick, hot, hot and spicy",
         label="spice level",
     ),
     _a(
@@ -180,9 +181,9 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "size",
         "size portion cup serving",
         {
-            "small": "small, tall, kid size, mini, smaller portions, small portions, light portion",
+            "small": "small, smaller, smallest, tall, kid size, mini, smaller portions, small portions, light portion",
             "medium": "medium, grande, regular size, medium size",
-            "large": "large, venti, big one, extra large, jumbo, bigger portions, large portions, xl",
+            "large": "large, larger, largest, bigger, biggest, venti, big one, extra large, jumbo, bigger portions, large portions, xl",
         },
         scale=("small", "medium", "large"),
         context=_SIZE,
@@ -218,6 +219,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
             "connecting": "layover, layovers, connection, connections, connecting flight, connecting flights, stopover, stopovers, one stop",
         },
         context=_TRAVEL + r"|layover|connect|stop",
+        context_for=frozenset({"direct", "connection", "connections", "one stop"}),
         implies_when_avoided={"connecting": "nonstop"},
         numeric={"nonstop": 0, "connecting": 1},
     ),
@@ -233,6 +235,10 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         },
         scale=("early_morning", "morning", "afternoon", "evening", "night"),
         context=_WHEN,
+        context_for=frozenset(  # the rest (red eye, night owl, early bird) are times of day in any sentence
+            "first thing, morning, mornings, afternoon, afternoons, midday, lunchtime, after lunch, evening, "
+            "evenings, after work, after dinner, overnight, before work".split(", ")
+        ),
         label="time of day",
     ),
     _a(
@@ -414,7 +420,8 @@ def phrase_table() -> tuple[re.Pattern[str], dict[str, list[tuple[str, str]]]]:
     for phrase in BLOCKLIST:
         table.setdefault(normalise_phrase(phrase), [])
     ordered = sorted(table, key=len, reverse=True)
-    pattern = re.compile(r"(?<![\w'])(?:" + "|".join(_phrase_pattern(p) for p in ordered) + r")(?![\w'])")
+    body = "|".join(_phrase_pattern(p) for p in ordered)
+    pattern = re.compile(r"(?<![\w'])(?:" + body + r")(?!\w)(?!'(?!s\b))")  # "economy's fine" names economy
     return pattern, table
 
 
@@ -532,7 +539,7 @@ STATES: tuple[StateType, ...] = (
     ),
     StateType(
         "illness",
-        r"\b(?:a|the|bad|nasty|head|chest) (?:cold|flu)\b|\bfever\b|\bcovid\b|\bunder the weather\b|\bfeeling (?:sick|ill|rough)\b|\bcoming down with\b",
+        r"\b(?:a|the|bad|nasty|head|chest) (?:cold|flu)\b(?! (?:brew|drinks?|water|weather|snap|front|shoulder|call|case|storage|room|war|one|ones|side|start|feet))|\bfever\b|\bcovid\b|\bunder the weather\b|\bfeeling (?:sick|ill|rough)\b|\bcoming down with\b",
         7,
         (),
         "illness",

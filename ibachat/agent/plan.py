@@ -16,7 +16,7 @@ from typing import Any
 
 from ibachat.agent.lexicon import ATTRIBUTES, BY_DIMENSION, avoided_values, context_re
 from ibachat.agent.resolve import Decision, Domain, Resolution, resolve
-from ibachat.agent.schema_map import NUMERIC_DIMS, Param, bindings, map_event, params
+from ibachat.agent.schema_map import EXACT, NUMERIC_DIMS, Param, bindings, map_event, params
 from ibachat.agent.types import Evidence, PlannerCounters
 from memory.ledger import PreferenceEvent, copy_event
 
@@ -481,7 +481,7 @@ def lexicon_resolution(
             or e.kind in ("claim", "ignored")
         ):
             attr = BY_DIMENSION.get(e.dimension)
-            if e.polarity < 0 and attr is not None and attr.scale:
+            if e.polarity < 0 and attr is not None and attr.scale and not e.reason.startswith(EXACT):
                 for v in avoided_values(attr, e.value, generic=False):
                     c = copy_event(e, value=v)
                     origin[c.id] = e.id

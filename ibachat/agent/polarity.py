@@ -1,22 +1,30 @@
-"""Who wants what, and how much: attribute mentions in a clause and the polarity of each.
+"""Who wants what, and how much: attribute mentions in a sentence and the stance on each.
 
-A clause is scanned for attribute phrases (the lexicon, plus a tool's own vocabulary).
-Each mention takes its polarity from the nearest cue before it ("love", "can't stand",
-"no more", "don't mind") or just after it ("... is a no for me", "... is fine"), with
-negation scope ("I don't mind spicy" is not a dislike; "not a fan of" is), contrast
-("X is fine but I prefer Y"), inheritance across "and"/"or", "X-free", and requests
-("book me a window seat"). The subject of the cue decides whose preference it is.
+A sentence is cut into clauses (``clauses``); each clause is scanned for attribute phrases
+(the lexicon, comparatives of its words, elided heads such as "oat milk, not almond", and
+a tool's own vocabulary). A mention takes its stance from the nearest cue in its own
+clause, before it ("love", "can't stand", "too") or after it ("... is a no for me"), with
+negation scope ("I don't mind spicy" is not a dislike), and never from another clause.
+Across clauses: a contrast gives a bare mention the opposite stance ("X is great, whereas
+Y"); a condition takes the verdict of its consequence ("if it's not spicy, what's the
+point"); "it" carries a verdict back to what was just named ("although I'd never pick
+it"). The subject decides whose preference it is (a verb in the third person, "my wife").
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
-from ibachat.agent.lexicon import BY_DIMENSION, avoided_values, context_re, lookup, phrase_table
+from ibachat.agent.clauses import ADDITIVE, CONDITION, CONTRAST, THEN, clauses, normalise, sentences
+from ibachat.agent.cues import AFTER, BEFORE, NEGATORS, THIRD_PERSON, VERDICT_BAD, VERDICT_GOOD, Table
+from ibachat.agent.lexicon import BY_DIMENSION, avoided_values
+from ibachat.agent.mentions import Mention, Vocab, find_mentions
 
-Vocab = dict[str, list[tuple[str, str]]]  # normalised phrase -> [(dimension, value)]
+__all__ = ["Mention", "analyse", "clauses", "find_mentions", "normalise", "sentences"]
+
+Compiled = list[tuple[re.Pattern[str], int, int, frozenset[str]]]
 
 
 @dataclass
@@ -29,286 +37,77 @@ class Cue:
     text: str
 
 
-@dataclass
-class Mention:
-    dimension: str
-    value: str
-    start: int
-    end: int
-    phrase: str
-    generic: bool = False
-    polarity: int | None = None
-    strength: int = 0
-    tags: set[str] = field(default_factory=set)
-    subject: str = "self"  # self | other | you
-    cue: str = ""
-
-
-_I = r"(?:i|i'm|i've|i'd|i'll|we|we're|we'd|we've)"
-_ADV = r"(?:really |just |also |still |definitely |totally |kinda |kind of |absolutely |much |do |generally |usually |actually |truly |honestly )*"
-_EAT = r"(?:do|have|eat|drink|handle|tolerate|take|deal with|digest|chew|stomach|process|manage|sit through|cope with)"
-_ORDER = r"(?:get|gets|order|orders|pick|picks|choose|chooses|book|books|take|takes|go for|goes for|ask for|asks for|have|has|want|grab|reserve|request|opt for|go with)"
-
-# (pattern, polarity, strength, tags). Longer phrases win over the shorter ones they contain.
-_BEFORE: list[tuple[str, int, int, str]] = [
-    (
-        r"can't get enough of|can't live without|never say no to|never turn down|can never resist|can't resist|"
-        r"nothing beats|nothing like|nothing better than|nothing tops|can't beat|you can't beat|no one does|nobody does",
-        1,
-        3,
-        "",
-    ),
-    (r"can't stand|can't bear|can't abide|can't " + _EAT, -1, 3, ""),
-    (
-        r"not (?:a|the) (?:big |huge )?fan of|not big on|not into|not keen on|not crazy about|not fond of",
-        -1,
-        3,
-        "",
-    ),
-    (
-        r"(?:big |huge |massive )?fan of|obsessed with|hooked on|partial to|fond of|keen on|crazy about|into|all about|"
-        r"mad about|big on|raving about|rave about|swears by",
-        1,
-        2,
-        "",
-    ),
-    (
-        r"lov(?:e|es|ed|ing)|adore[sd]?|prefer(?:s|red|ring)?|favou?rite|crav(?:e|es|ed|ing)|swear by|my go[- ]to",
-        1,
-        3,
-        "",
-    ),
-    (r"(?:always|usually|normally|typically|generally|often|mostly|every time i) " + _ORDER, 1, 3, "habit"),
-    (r"(?:always|usually|normally|typically|generally|mostly)", 1, 2, "habit"),
-    (
-        r"enjoy(?:s|ed|ing)?|appreciate[sd]?|go for|opt for|stick (?:with|to)|go with|happy with|rather (?:have|get|go with|do)",
-        1,
-        2,
-        "",
-    ),
-    (
-        r"(?:i|we|i'd|we'd|do|don't|doesn't|didn't|never|would|really|also|still|just|kinda|generally|actually|totally|definitely|truly|quite) (?:really |also |still |just |totally |definitely |quite |generally |actually )?lik(?:e|ed|es)|likes|liked",
-        1,
-        2,
-        "",
-    ),
-    (
-        r"switch(?:ed|ing)? (?:over )?to|chang(?:ed|ing) (?:over )?to|mov(?:ed|ing) (?:over )?to|convert(?:ed)? to|gone|went|bec(?:o|a)me|turned|i'm now|now(?: an?)?|these days|nowadays",
-        1,
-        2,
-        "update",
-    ),
-    (r"i'd like|i would like|i want|i wanted|i need|we want|we need|want|need|would love", 1, 2, "request"),
-    (
-        r"keep(?: it| them| things| everything| (?:your|my|the) \w+)?|stick to|use|write(?: it| them)?|"
-        r"(?:i|we) (?:take|drink|have|get|order) (?:my|mine|it|them)(?: \w+)?",
-        1,
-        2,
-        "request",
-    ),
-    (
-        r"make (?:it|mine|that|them|this|everything)|give me|get me|grab me|i'll (?:have|take|get|do|go with)|can i (?:get|have)|could i (?:get|have)|add|with|extra|more|only",
-        1,
-        1,
-        "request",
-    ),
-    (r"i'm(?: an?)?|i am(?: an?)?|we're(?: an?)?", 1, 1, "weak"),
-    (r"i meant|i mean|i asked for|i said|i'd asked for|i told you", 1, 2, ""),
-    (
-        r"hat(?:e|es|ed|ing)|dislik(?:e|es|ed)|detest(?:s|ed)?|loath(?:e|es|ed)|despis(?:e|es|ed)|abhor",
-        -1,
-        3,
-        "",
-    ),
-    (
-        r"avoid(?:s|ed|ing)?|allergic to|intolerant (?:to|of)|sensitive to|stay(?:ing)? away from|steer(?:ing)? clear of|keep away from",
-        -1,
-        3,
-        "",
-    ),
-    (
-        r"cut(?:ting)? out|cut(?:ting)? back on|cut(?:ting)? down on|giv(?:e|en|ing) up|gave up|quit(?:ting)?|stopp?(?:ed|ing)? (?:eating|drinking|having|ordering|using|doing|taking|booking)|stop",
-        -1,
-        3,
-        "update",
-    ),
-    (
-        r"sick of|tired of|done with|fed up with|bored of|bored with|off of|i'm off|so over|i'm over",
-        -1,
-        2,
-        "update",
-    ),
-    (
-        r"skip(?:ping)?(?: the)?|hold the|drop the|lose the|ditch the|remove the|spare me|pass on|hold off on|minus|without|sans",
-        -1,
-        3,
-        "",
-    ),
-    (
-        r"no more|not anymore|never again|anything but|nothing|none of|zero|no|not|never|non|isn't|aren't|wasn't|weren't",
-        -1,
-        2,
-        "",
-    ),
-    (r"instead of|rather than|in place of|over", -1, 1, "alt"),
-    (r"too|less|fewer|a little less", -1, 2, "exact"),
-    (
-        r"don't mind|do not mind|doesn't matter|fine with|ok with|okay with|alright with|can live with|tolerate|no preference|either way|either",
-        0,
-        2,
-        "",
-    ),
-    (
-        r"used to (?:love|like|enjoy|prefer|want|get|order|have|eat|drink)|used to be into",
-        0,
-        3,
-        "update used_to",
-    ),
-]
-_AFTER: list[tuple[str, int, int, str]] = [
-    (
-        r"(?:is|are|was|were) (?:my |the )?(?:favou?rite|go[- ]to|thing|jam|best|great|perfect|ideal|amazing|a must|essential|non[- ]negotiable|better|the way to go)",
-        1,
-        3,
-        "",
-    ),
-    (
-        r"all the way|every time|every single time|hits the spot|rules|rocks|works best|suits me|please|for me please|i love|love it|better",
-        1,
-        2,
-        "",
-    ),
-    (
-        r"for me|for us|(?:is|are) what i (?:want|need|like)|all year(?: round)?|year round|every day|daily|all the time",
-        1,
-        1,
-        "",
-    ),
-    (r"(?:is|are) (?:good|great|nice|fine by me|the way to go|my style)", 1, 2, ""),
-    (r"from now on|going forward|from here on(?: out)?|these days|nowadays|for good", 1, 2, "update"),
-    (r"as usual|like always|as always|like last time|same as always|same as usual", 1, 1, "habit"),
-    (r"now|these days|nowadays|from here", 1, 1, "update"),
-    (
-        r"(?:wreck|destroy|ruin|exhaust|kill|hurt)s? (?:me|my \w+)|wipes? me out|(?:is|are) (?:hell|murder|torture) on",
-        -1,
-        2,
-        "",
-    ),
-    (
-        r"(?:is|are|was|were) (?:a no|out|off the table|off limits|the worst|awful|terrible|horrible|a nightmare|too much|overrated|annoying|not for me|not my thing|a mistake|bad|gross|a pain)",
-        -1,
-        3,
-        "",
-    ),
-    (
-        r"(?:isn't|aren't|wasn't) (?:for me|my thing|my favou?rite|great|good)|not for me|(?:doesn't|don't) agree with me|disagrees? with me|makes? me (?:sick|ill|nauseous|queasy)|upsets? my stomach|gives? me (?:a )?(?:headaches?|heartburn|the jitters|jitters|migraines?|anxiety|a stomach ache)",
-        -1,
-        3,
-        "",
-    ),
-    (r"not (?:great|good|ideal|my favou?rite|my thing|for me)", -1, 3, ""),
-    (
-        r"(?:is|are|was|were|feels?|seems?) (?:just |such |totally |a total |a complete )?(?:a )?(?:waste of (?:money|time)|"
-        r"overpriced|not worth it|a rip[- ]?off|pointless|too (?:expensive|pricey|much))",
-        -1,
-        3,
-        "",
-    ),
-    (
-        r"sucks?|kills? me|drives? me crazy|bothers? me|never again|not again|no thanks|no way|intolerant|gets old|i can't stand|i hate|i avoid|is too|was too|ruins?",
-        -1,
-        2,
-        "",
-    ),
-    (
-        r"(?:is|are|would be|will be|works|'s) (?:fine|ok|okay|alright|acceptable|tolerable)|works too|in a pinch|at a push|if (?:needed|necessary|i have to)",
-        0,
-        2,
-        "",
-    ),
-]
-_NEGATORS = re.compile(
-    r"\b(?:don't|doesn't|didn't|never|not|no longer|isn't|aren't|wasn't|weren't|won't|wouldn't|hardly|barely|no)\b"
-)
 _CONNECTOR = re.compile(
     r"^[\s,&/+]*(?:(?:and|or|plus|as well as|also|nor|along with|or even|and also|and extra|the|a|an|some|my|any|in|as|with|using)[\s,]*)*$"
 )
 _REQUEST = re.compile(
-    r"\b(?:order|book|reserve|get me|grab me|buy|schedule|find me|pick up|can i get|could i get|can i have|can you|could you|"
-    r"would you|i'll have|i'll take|i'd like|let's|please|make it|make mine|set up|sign me up|put me)\b"
+    r"^(?:(?:also|oh|btw|by the way|and|plus|right|ok|okay|quick thing|before i forget|one more thing|fyi|please|just|"
+    r"now|so|wait|actually|hmm)[,:]?\s+)*(?:add|throw in|put|include|use|make|give|keep|switch|change|send|set|write|"
+    r"drop|skip|remove|do)\b"
+    r"|\b(?:order|book|reserve|get me|grab me|buy|schedule|find me|pick up|can i get|could i get|can i have|can you|could you|"
+    r"would you|i'll have|i'll take|i'll (?:fly|go|do|get|book|order|try)|i'd like|let's|please|make it|make mine|set up|sign me up|put me)\b"
+    r"|^(?:please |just |now )?(?:get|order|book|grab|find|pick|choose|reserve|buy|fetch|arrange)\b"
 )
 _SELF = r"i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|we've|we'd|us|our"
 _OTHER = (
     r"he|she|they|he's|she's|they're|his|her|their|him|them|someone|somebody|people|everyone|everybody|"
     r"(?:a|one|some|another) (?:\w+ )?(?:friend|colleague|coworker|co-worker|neighbou?r|relative|cousin|guy|woman|man)s?(?: of mine)?|"
     r"(?:my|our) \w+'s|(?:my |our |the )?(?:flatmate|roommate|housemate)s?|"
-    r"my (?:wife|husband|partner|boyfriend|girlfriend|friend|friends|mom|mum|mother|dad|father|son|daughter|kids?|"
-    r"children|sister|brother|boss|colleague|coworker|co-worker|roommate|flatmate|neighbou?r|guests?|team|family|"
-    r"parents|client|grandma|grandpa|grandmother|grandfather|baby|fiancée?|in-laws|cousin|aunt|uncle|date)"
+    r"(?:my|our) (?:wife|husband|partner|boyfriend|girlfriend|friend|friends|mom|mum|mother|dad|father|son|daughter|kids?|"
+    r"children|sister|brother|boss|manager|colleague|coworker|co-worker|roommate|flatmate|neighbou?r|guests?|team|family|"
+    r"parents|client|grandma|grandpa|grandmother|grandfather|baby|fiancée?|in-laws|cousin|aunt|uncle|date|cat|dog|pet)"
 )
-_SUBJECT = re.compile(rf"\b(?P<other>{_OTHER})\b|\b(?P<you>you|you're|you've|you'd)\b|\b(?P<self>{_SELF})\b")
-_CLAUSE_SPLIT = re.compile(
-    r"\s*(?:;|—|–|\s-\s|(?<!anything)(?<!nothing)(?<!everything),?\s+\b(but|though|although|however|whereas|yet|except(?: for)?|apart from|other than)\b,?)\s*"
+_ADVISER = r"doctor|doc|gp|physio|dentist|nurse|therapist|trainer|coach|midwife|surgeon|consultant|dietitian|nutritionist"
+_REPORTED = (
+    rf"(?!i |we |(?:my |the |our )?(?:{_ADVISER}) )(?:my |the |our )?[a-z']+ "
+    r"(?:said|says|thinks|reckons|claims|told me|tells me|mentioned|insists|swears)(?: that)?"
 )
-_SENT_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
-_REPLACE = [
-    (r"[’‘`]", "'"),
-    (r"[“”]", '"'),
-    (r"\bcannot\b|\bcan not\b|\bcant\b", "can't"),
-    (r"\bdo not\b|\bdont\b", "don't"),
-    (r"\bdoes not\b|\bdoesnt\b", "doesn't"),
-    (r"\bdid not\b|\bdidnt\b", "didn't"),
-    (r"\bwill not\b", "won't"),
-    (r"\bwould not\b|\bwouldnt\b", "wouldn't"),
-    (r"\bis not\b|\bisnt\b", "isn't"),
-    (r"\bare not\b|\barent\b", "aren't"),
-    (r"\bwas not\b|\bwasnt\b", "wasn't"),
-    (r"\bi am\b|\bim\b", "i'm"),
-    (r"\bi would\b", "i'd"),
-    (r"\bi will\b", "i'll"),
-    (
-        r"\bi have\b(?= (?:been|gone|become|switched|started|stopped|quit|given|cut|decided|had))|\bive\b",
-        "i've",
-    ),
-    (r"\bany more\b", "anymore"),
-    (r"\s+", " "),
-]
+_SUBJECT = re.compile(
+    rf"\b(?P<other>{_OTHER}|{_REPORTED})\b|\b(?P<you>you|you're|you've|you'd)\b|\b(?P<self>{_SELF})\b"
+)
+OTHER_SUBJECT = re.compile(rf"\b(?:{_OTHER})\b")
+_VERB_CUE = re.compile(r"^(?:lov|lik|hat|prefer|enjoy|ador|dislik|avoid|want|need|can't stand|crav)")
+_NOT_A_NOUN = frozenset(
+    "i we you they he she it and or but so then also just really still do don't does did would could should "
+    "will i'd we'd i'll we'll totally absolutely definitely honestly seriously genuinely truly kinda always "
+    "never usually actually simply def lol tbh btw ok okay oh yeah yes no nah well plus even only to both all "
+    "each mostly generally still much".split()
+)
+_ASKING_YOU = re.compile(
+    r"\b(?:can|could|would|will|won't|do|did|please|if|have|shall)\s+you\b|\byou\s+(?:please|should|could)\b"
+)
+_THIRD = re.compile(
+    r"\b(?:loves|hates|likes|prefers|adores|enjoys|avoids|dislikes|detests|loathes|despises|craves|wants|needs|"
+    r"orders|gets|picks|chooses|books|takes|goes|asks|insists|flies|drinks|eats|swears|sticks|opts|reserves|grabs|"
+    r"buys|uses|rides|minds|says|said|thinks|reckons|claims)\b"
+)
+_INTERJECTION = re.compile(
+    r"^(?:(?:no|nope|nah|yes|yeah|yep|ok|okay|oh|well|hmm|hm|right|ah|lol)(?:\s*[,.!]+\s*|\s+(?=(?:no|nope|nah|yes|yeah)\b)))+"
+)
+_PRONOUN = re.compile(
+    r"\b(?:it|them|that one|this one|those ones|these ones|ones)\b|\b(?:those|these)\b(?!\s+[a-z]{3,})"
+)
+_NARRATIVE = re.compile(
+    r"\b(?:i|we|he|she|they|it|there)\s+(?:\w+\s+)?(?:saw|was|were|had|went|did|watched|met|visited|heard|read|found|"
+    r"spotted|noticed|passed|walked|drove|sat)\b"
+)
+_DISCLOSURE = re.compile(
+    r"\b(?:btw|by the way|fyi|just so you know|for the record|heads up|in case it matters|for future reference|noted|ps)\b"
+)
 
 
 @lru_cache(maxsize=1)
-def _compiled() -> tuple[list[tuple[re.Pattern[str], int, int, frozenset[str]]], ...]:
-    def comp(
-        table: list[tuple[str, int, int, str]],
-    ) -> list[tuple[re.Pattern[str], int, int, frozenset[str]]]:
+def _compiled() -> tuple[Compiled, Compiled]:
+    def comp(table: Table) -> Compiled:
         return [
-            (re.compile(r"(?<![\w'])(?:" + p + r")(?![\w'])"), pol, s, frozenset(t.split()))
+            (re.compile(r"(?:(?<![\w'])|(?='s\b))(?:" + p + r")(?![\w'])"), pol, s, frozenset(t.split()))
             for p, pol, s, t in table
         ]
 
-    return comp(_BEFORE), comp(_AFTER), [(re.compile(p), 0, 0, frozenset()) for p, _ in _REPLACE]
+    return comp(BEFORE), comp(AFTER)
 
 
-def normalise(text: str) -> str:
-    out = text.lower()
-    for (pattern, _, _, _), (_, repl) in zip(_compiled()[2], _REPLACE):
-        out = pattern.sub(repl, out)
-    return out.strip()
-
-
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENT_SPLIT.split(text) if s and s.strip()]
-
-
-def clauses(sentence: str) -> list[tuple[str, str]]:
-    """(connector, clause) pairs; the first connector is ""."""
-    parts = _CLAUSE_SPLIT.split(sentence)
-    out: list[tuple[str, str]] = [("", parts[0])]
-    for i in range(1, len(parts) - 1, 2):
-        out.append((parts[i] or ";", parts[i + 1]))
-    return [(c, t.strip()) for c, t in out if t and t.strip()]
-
-
-def _find_cues(text: str, table: list[tuple[re.Pattern[str], int, int, frozenset[str]]]) -> list[Cue]:
+def _find_cues(text: str, table: Compiled) -> list[Cue]:
     found = [
         Cue(m.start(), m.end(), pol, strength, tags, m.group(0))
         for pattern, pol, strength, tags in table
@@ -327,134 +126,118 @@ def _words(text: str) -> int:
     return len(re.findall(r"[\w']+", text))
 
 
-def _pick(candidates: list[tuple[str, str]], context: str, phrase: str) -> tuple[str, str] | None:
-    for dimension, value in candidates:
-        attr = BY_DIMENSION.get(dimension)
-        if attr is None or attr.context is None or context_re(attr.context).search(context):
-            return dimension, value
-        if (
-            attr.context_for
-            and " ".join(phrase.split()).rstrip("s") not in attr.context_for
-            and phrase not in attr.context_for
-        ):
-            return dimension, value  # a strong word: no context needed
-    return None
-
-
-def find_mentions(
-    clause: str, *, vocab: tuple[re.Pattern[str], Vocab] | None = None, context: str = ""
-) -> list[Mention]:
-    """Attribute phrases in ``clause`` (lexicon first, then the tool's own words)."""
-    pattern, _ = phrase_table()
-    ctx = f"{clause} {context}"
-    out: list[Mention] = []
-    taken: list[tuple[int, int, str]] = []
-    for m in pattern.finditer(clause):
-        cands = lookup(m.group(0))
-        taken.append((m.start(), m.end(), cands[0][1] if cands else ""))
-        if not cands:
-            continue
-        picked = _pick(cands, ctx, m.group(0))
-        if picked is None:
-            continue
-        attr = BY_DIMENSION[picked[0]]
-        generic = (
-            " ".join(re.split(r"[\s-]+", m.group(0))) in attr.generic
-            or m.group(0).rstrip("s") in attr.generic
-        )
-        out.append(Mention(picked[0], picked[1], m.start(), m.end(), m.group(0), generic))
-    if vocab is not None:
-        vpat, table = vocab
-        for m in vpat.finditer(clause):
-            key = " ".join(re.split(r"[\s_-]+", m.group(0)))
-            hits = table.get(key) or table.get(key[:-1]) or table.get(key[:-2]) or []
-            for dimension, value in hits:
-                if any(
-                    a <= m.start() and m.end() <= b and (a, b) != m.span() and v != value for a, b, v in taken
-                ):
-                    continue  # inside a longer lexicon phrase meaning something else ("premium economy")
-                out.append(Mention(dimension, value, m.start(), m.end(), m.group(0)))
-    out.sort(key=lambda x: (x.start, x.end))
-    return out
-
-
 def _subject(text: str) -> str:
+    text = _ASKING_YOU.sub(" ", text)  # "could you keep it brief": the user asking, not "you"
     last = "self"
-    found = False
     for m in _SUBJECT.finditer(text):
-        last, found = m.lastgroup or "self", True
-    return last if found else "self"
+        last = m.lastgroup or "self"
+    return last
+
+
+_FILLER = frozenset(
+    "really particularly that very so too a an the big huge much ever exactly super all at i it be think feel "
+    "actually even quite overly necessarily generally always usually like just totally entirely".split()
+)
 
 
 def _negated(prefix: str) -> bool:
-    """A negator in the last three words of ``prefix`` (not across a comma)."""
+    """A negator just before the cue, with only fillers between ("don't really", not "aren't watering it's")."""
     span = prefix.rsplit(",", 1)[-1]
-    tail = " ".join(re.findall(r"[\w']+", span)[-3:])
-    return bool(_NEGATORS.search(tail))
+    tail = re.findall(r"[\w']+", span)[-3:]
+    for i in range(len(tail) - 1, -1, -1):
+        if NEGATORS.fullmatch(tail[i]) or (
+            i + 1 < len(tail) and NEGATORS.fullmatch(f"{tail[i]} {tail[i + 1]}")
+        ):
+            return all(w in _FILLER for w in tail[i + 1 :] if not NEGATORS.fullmatch(w))
+    return False
 
 
 def _flip(polarity: int) -> int:
     return {1: -1, -1: 0, 0: -1}[polarity]
 
 
+def _copy(dst: Mention, src: Mention) -> None:
+    dst.polarity, dst.strength, dst.tags = src.polarity, src.strength, set(src.tags)
+    dst.subject, dst.cue = src.subject, src.cue
+
+
 def assign(clause: str, mentions: list[Mention], connector: str = "", *, previous: int | None = None) -> None:
     """Set each mention's polarity, strength, tags and subject in place (None: no stance)."""
-    before_table, after_table, _ = _compiled()
-    before = _find_cues(clause, before_table)
-    after = _find_cues(clause, after_table)
-    request = bool(_REQUEST.search(clause))
+    before_table, after_table = _compiled()
+    lead = _INTERJECTION.match(clause)
+    text = " " * lead.end() + clause[lead.end() :] if lead else clause  # "no no, window please"
+    before = _find_cues(text, before_table)
+    after = _find_cues(text, after_table)
+    request = bool(_REQUEST.search(text.strip()))
     prev: Mention | None = None
     for i, mention in enumerate(mentions):
         if prev is not None and mention.start < prev.end:  # the same words read by two vocabularies
-            mention.polarity, mention.strength, mention.tags = prev.polarity, prev.strength, set(prev.tags)
-            mention.subject, mention.cue = prev.subject, prev.cue
+            _copy(mention, prev)
             continue
         low = prev.end if prev is not None else 0
-        high = mentions[i + 1].start if i + 1 < len(mentions) else len(clause)
+        high = mentions[i + 1].start if i + 1 < len(mentions) else len(text)
         b = [c for c in before if c.end <= mention.start and c.start >= low and not _inside(c, mentions)]
+        b = [c for c in b if "weak" not in c.tags or _close(text[c.end : mention.start])]
+        if not request and _NARRATIVE.search(text):  # "I saw a plane with a window": telling, not asking
+            b = [c for c in b if not (c.strength == 1 and "request" in c.tags)]
         a = [
             c
             for c in after
             if c.start >= mention.end
             and c.end <= max(high, mention.end)
-            and _words(clause[mention.end : c.start]) <= 6
+            and _words(text[mention.end : c.start]) <= 6
         ]
-        cue, negated = _choose(clause, mention, b[-1] if b else None, a[0] if a else None)
-        if re.match(r"^[\s-]*free\b", clause[mention.end :]):
+        near = b[-1] if b else None
+        if near is not None and near.strength == 1 and "request" in near.tags:
+            strong = [c for c in b[:-1] if c.strength >= 2 and _words(text[c.end : mention.start]) <= 4]
+            near = strong[-1] if strong else near
+        cue, negated = _choose(text, mention, near, a[0] if a else None)
+        if re.match(r"^[\s-]*free\b", text[mention.end :]):
             cue, negated = Cue(mention.end, mention.end + 5, -1, 3, frozenset(), "free"), False
         if cue is not None:
             mention.polarity = _flip(cue.polarity) if negated else cue.polarity
             mention.strength, mention.tags, mention.cue = cue.strength, set(cue.tags), cue.text
-            if negated and cue.polarity == 1 and "no longer" in clause[: cue.start]:
-                mention.tags.add("update")
-            mention.subject = _subject(clause[: min(cue.start, mention.start)])
+            if negated:
+                mention.tags.add("negated")
+                if cue.polarity == 1 and "no longer" in text[: cue.start]:
+                    mention.tags.add("update")
+            mention.subject = _whose(text, cue, mention)
         elif (
             prev is not None
             and prev.polarity is not None
-            and _CONNECTOR.match(clause[prev.end : mention.start])
+            and _CONNECTOR.match(text[prev.end : mention.start])
         ):
-            mention.polarity, mention.strength, mention.tags = prev.polarity, prev.strength, set(prev.tags)
-            mention.subject, mention.cue = prev.subject, prev.cue
+            _copy(mention, prev)
         elif connector.startswith(("except", "apart", "other than")):
             mention.polarity, mention.strength, mention.tags = -1, 2, {"except"}
-        elif previous is not None and connector in (
-            "but",
-            "though",
-            "although",
-            "however",
-            "whereas",
-            "yet",
-            "while",
-        ):
+        elif previous is not None and previous != 0 and connector in CONTRAST:
+            mention.polarity, mention.strength, mention.tags = -previous, 1, {"contrast"}
+        elif previous is not None and connector in ADDITIVE:
             mention.polarity, mention.strength, mention.tags = previous, 1, {"contrast"}
-        elif request:
+        elif request and connector not in CONDITION:
             mention.polarity, mention.strength, mention.tags = 1, 1, {"request"}
-            mention.subject = _subject(clause[: mention.start])
-        if mention.polarity == -1 and mention.generic and "exact" not in mention.tags:
-            attr = BY_DIMENSION.get(mention.dimension)
-            if attr is not None and attr.scale:
-                mention.value = avoided_values(attr, mention.value, generic=True)[0]
+            mention.subject = _subject(text[: mention.start])
         prev = mention
+
+
+def _close(gap: str) -> bool:
+    """A bare "I'm" speaks of what follows it closely ("I'm vegan"), not "I'm reading a book on ..."."""
+    words = re.findall(r"[\w']+", gap)
+    return len(words) <= 5 and not any(w.endswith(("ing", "ed")) for w in words)
+
+
+def _whose(text: str, cue: Cue, mention: Mention) -> str:
+    subject = _subject(text[: min(cue.start, mention.start)])
+    first = re.match(r"(?:i|i'm|i'd|i've|i'll|we|we're|we'd)\b", cue.text)
+    if subject == "self" and cue.start < mention.start and _VERB_CUE.match(cue.text):
+        word = re.findall(r"[\w']+", text[: cue.start].rsplit(",", 1)[-1])[-1:]
+        if word and word[0] not in _NOT_A_NOUN and not word[0].endswith("ly"):
+            return "other"  # "the kids love ...": a noun before the verb is its subject
+    if subject == "self" and cue.start < mention.start and not first:
+        verb = THIRD_PERSON.match(cue.text) or _THIRD.search(text[cue.start : mention.start])
+        if verb and not re.search(r"\b(?:i|we|i'd|we'd|i'll|we'll)\s+(?:\w+\s+)?$", text[: cue.start]):
+            return "other"  # "my cat loves ...", "Tom always orders ...": agreement names someone else
+    return subject
 
 
 def _inside(cue: Cue, mentions: list[Mention]) -> bool:
@@ -470,7 +253,7 @@ def _choose(clause: str, mention: Mention, b: Cue | None, a: Cue | None) -> tupl
     ):
         return a, _negated(clause[mention.end : a.start]) and a.polarity != -1
     if b is not None and b_dist <= 8:
-        own = b.polarity == 1 and bool(_NEGATORS.search(b.text))
+        own = b.polarity == 1 and bool(NEGATORS.search(b.text))
         return b, own or _negated(clause[: b.start])
     return None, False
 
@@ -481,15 +264,81 @@ def analyse(
     """Every attribute mention in a normalised sentence, with its stance."""
     out: list[Mention] = []
     previous: int | None = None
-    for connector, clause in clauses(sentence):
-        mentions = find_mentions(clause, vocab=vocab, context=f"{sentence} {context}")
+    last: list[Mention] = []
+    parts = clauses(sentence)
+    for i, (connector, clause) in enumerate(parts):
+        mentions = find_mentions(clause, vocab=vocab, context=f"{sentence} {context}", sentence=sentence)
         assign(clause, mentions, connector, previous=previous)
+        if connector in CONDITION:
+            _condition(clause, mentions, parts, i)
+        if not mentions and last:
+            _refer(clause, connector, last)
         _contrast(out, mentions, connector, clause)
         stances = [m.polarity for m in mentions if m.polarity is not None]
         if stances:
             previous = stances[-1]
+        last = mentions or last
         out.extend(mentions)
+    _alternatives(out)
+    if _DISCLOSURE.search(sentence) and len(_DISCLOSURE.sub(" ", sentence).split()) <= 4:
+        for m in out:
+            if m.polarity is None:
+                m.polarity, m.strength, m.tags = 1, 1, {"disclosure"}
+    for m in out:
+        if m.polarity == -1 and m.generic and "exact" not in m.tags:
+            attr = BY_DIMENSION.get(m.dimension)
+            if attr is not None and attr.scale:  # avoiding "spicy" avoids the upper half of the scale
+                m.value = avoided_values(attr, m.value, generic=True)[0]
     return out
+
+
+_HYPOTHETICAL = frozenset({"no", "not", "never", "isn't", "aren't", "wasn't", "weren't"})
+
+
+def _condition(clause: str, mentions: list[Mention], parts: list[tuple[str, str]], i: int) -> None:
+    """A mention in a condition takes the verdict of the consequence ("if it's not spicy, what's the point")."""
+    if not mentions:
+        return
+    follows = i + 1 < len(parts) and parts[i + 1][0] == THEN
+    consequence = parts[i + 1][1] if follows else (parts[i - 1][1] if i > 0 else "")
+    good, bad = VERDICT_GOOD.search(consequence), VERDICT_BAD.search(consequence)
+    verdict = (good or bad) if bool(good) != bool(bad) else None
+    for m in mentions:
+        if verdict is None:
+            if m.cue in _HYPOTHETICAL or "request" in m.tags:
+                m.polarity, m.tags = None, set()  # "if there's no window seat ...": only a supposition
+            continue
+        sign = 1 if good else -1
+        m.polarity = -sign if _negated(clause[: m.start]) else sign
+        m.strength, m.tags, m.cue, m.subject = 2, {"conditional"}, verdict.group(0), "self"
+
+
+def _refer(clause: str, connector: str, last: list[Mention]) -> None:
+    """ "it" in a clause of its own carries a verdict back to what was just named."""
+    ref = _PRONOUN.search(clause)
+    if ref is None:
+        return
+    probe = Mention("_ref", "", ref.start(), ref.end(), ref.group(0))
+    assign(clause, [probe], "")
+    if probe.polarity is None or probe.subject == "other":
+        return
+    target = last[-1]
+    if target.polarity is None:
+        _copy(target, probe)
+    elif connector in CONTRAST and target.polarity == 1 and probe.polarity == -1:
+        target.polarity, target.strength = 0, 1  # "happy with X, although I'd never pick it"
+
+
+def _alternatives(mentions: list[Mention]) -> None:
+    """ "Whole milk, none of that skimmed": a bare value beside an avoided rival is the one wanted."""
+    for m in mentions:
+        if m.polarity is not None or m.generic:
+            continue
+        attr = BY_DIMENSION.get(m.dimension)
+        if attr is None or not attr.exclusive:
+            continue
+        if any(o.dimension == m.dimension and o.value != m.value and o.polarity == -1 for o in mentions):
+            m.polarity, m.strength, m.tags = 1, 1, {"alt"}
 
 
 def _contrast(earlier: list[Mention], later: list[Mention], connector: str, clause: str) -> None:

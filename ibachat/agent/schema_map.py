@@ -27,6 +27,7 @@ from ibachat.agent.lexicon import (
 )
 from memory.ledger import PreferenceEvent
 
+EXACT = "exact: "  # an event reason that starts so: only this value is avoided, not its side of the scale
 NUMERIC_DIMS: dict[str, tuple[str, str]] = {
     "price.max": ("maximum", r"price|budget|cost|spend|total|fare|amount|limit"),
     "text.max_words": ("maximum", r"words?|length"),
@@ -199,6 +200,7 @@ def map_event(
 ) -> list[tuple[str, int]]:
     """The event in ``param``'s terms: (value label, polarity) pairs; [] when it does not bear on it."""
     dim, value, pol = event.dimension, str(event.value), event.polarity
+    exact = event.reason.startswith(EXACT)
     if dim in STRING_DIMS:
         ok = param.kind == "string" and not param.enum and re.search(STRING_DIMS[dim], param.name.lower())
         return [(value, pol)] if ok and pol > 0 else []
@@ -220,7 +222,7 @@ def map_event(
         and dim.split(".", 1)[1] == param.name
         and dim.split(".", 1)[0] not in BY_DIMENSION_PREFIXES
     ):
-        return _direct(value, pol, param, binds)
+        return _direct(value, pol, param, binds, exact)
     if dim.split(".", 1)[0] not in BY_DIMENSION_PREFIXES and "." in dim:
         # a past call of another parameter name that names the same attribute ("portion" vs "size")
         other = dim.split(".", 1)[1]
@@ -228,11 +230,11 @@ def map_event(
             if b.attr.dimension in _attr_for_name(other):
                 can = canonical(b.attr, value)
                 if can is not None:
-                    return _from_attr(b, param, can, pol)
+                    return _from_attr(b, param, can, pol, exact)
         return []
     for b in binds:
         if b.attr.dimension == dim:
-            return _from_attr(b, param, value, pol)
+            return _from_attr(b, param, value, pol, exact)
     return []
 
 
@@ -246,14 +248,16 @@ BY_DIMENSION_PREFIXES = frozenset(d.split(".")[0] for d in BY_DIMENSION) | {
 }
 
 
-def _direct(value: str, pol: int, param: Param, binds: list[Binding]) -> list[tuple[str, int]]:
+def _direct(
+    value: str, pol: int, param: Param, binds: list[Binding], exact: bool = False
+) -> list[tuple[str, int]]:
     if param.kind in ("enum", "list_enum"):
         if value in param.labels:
             return [(value, pol)]
         for b in binds:
             can = canonical(b.attr, value)
             if can is not None:
-                return _from_attr(b, param, can, pol)
+                return _from_attr(b, param, can, pol, exact)
         return []
     if param.kind == "boolean":
         if value.lower() in ("true", "false"):
@@ -270,7 +274,7 @@ def _direct(value: str, pol: int, param: Param, binds: list[Binding]) -> list[tu
     return []  # lists of free text (dishes, items) are never filled from past calls
 
 
-def _from_attr(b: Binding, param: Param, value: str, pol: int) -> list[tuple[str, int]]:
+def _from_attr(b: Binding, param: Param, value: str, pol: int, exact: bool = False) -> list[tuple[str, int]]:
     attr = b.attr
     if param.kind == "boolean":
         if b.true_value is None or pol == 0:
@@ -291,12 +295,14 @@ def _from_attr(b: Binding, param: Param, value: str, pol: int) -> list[tuple[str
         labels = b.to_enum.get(value) or _nearest(b, attr, value)
         out += [(lab, 1) for lab in labels[:1]]  # one value wanted: the exact name when there is one
     elif pol < 0:
-        for avoided in avoided_values(attr, value, generic=False):
+        for avoided in avoided_values(attr, value, generic=False) if not exact else [value]:
             out += [(lab, -1) for lab in b.to_enum.get(avoided, [])]
             out += [(lab, 1) for lab in b.avoid_enum.get(avoided, [])]
         if attr.scale:
             ranks = {
-                attr.scale.index(v) for v in avoided_values(attr, value, generic=False) if v in attr.scale
+                attr.scale.index(v)
+                for v in (avoided_values(attr, value, generic=False) if not exact else [value])
+                if v in attr.scale
             }
             out += [(lab, -1) for lab, r in b.rank.items() if r in ranks and (lab, -1) not in out]
     else:

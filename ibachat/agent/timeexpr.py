@@ -157,10 +157,14 @@ def _date_after(text: str, anchor: datetime, *, mid: bool = False) -> datetime |
         return _day_end(anchor + timedelta(days=1))
     if re.match(r"tonight\b|today\b", t):
         return _day_end(anchor)
+    if re.match(r"(?:the\s+)?end of next week\b", t):
+        return _next_weekday(anchor, "monday") + timedelta(days=7)
     if re.match(r"next week\b", t):
         return _next_weekday(anchor, "monday")
     if re.match(r"(?:the\s+)?(?:end of (?:the|this) )?week(?:end)?\b", t):
         return _next_weekday(anchor, "monday")
+    if re.match(r"(?:the\s+)?end of next month\b", t):
+        return _next_month_start(anchor, 2)
     if re.match(r"next month\b|(?:the\s+)?end of (?:the|this) month\b", t):
         return _next_month_start(anchor, 2 if t.startswith("next") else 1)
     return None
@@ -174,6 +178,9 @@ def state_end(text: str, anchor: datetime) -> tuple[datetime | None, str]:
         m
         and not _PAST_DURATION.search(t[max(0, m.start() - 40) : m.start()])
         and " ago" not in t[m.end() : m.end() + 5]
+        and not re.search(
+            r"\b(?:until|till|til|through|thru|up to|before)\s+(?:the\s+)?(?:end of\s+)?$", t[: m.start()]
+        )
     ):
         groups = [g for g in m.groups() if g]
         count, unit = (_num(groups[0]), groups[1]) if len(groups) > 1 else (1, groups[0])
