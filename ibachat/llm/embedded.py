@@ -212,5 +212,15 @@ class EmbeddedLLM(LLM):
         yield Chunk(done=True, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
 
     def close(self) -> None:
+        """Release the model. The native server is dropped in a daemon thread: its teardown
+        blocked for good here when the model had been loaded in another thread (the TUI's
+        loader), and closing must never hang the caller (the app's exit)."""
         with self._lock:
-            self._server = None  # the server is freed once no generation holds it
+            server, self._server = self._server, None
+        if server is not None:
+            threading.Thread(target=_drop, args=(server,), name="embedded-llm-close", daemon=True).start()
+
+
+def _drop(server: Any) -> None:
+    """Holds the last reference to ``server`` until this thread ends (then it is freed)."""
+    del server
