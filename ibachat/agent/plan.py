@@ -18,6 +18,7 @@ from ibachat.agent.lexicon import ATTRIBUTES, BY_DIMENSION, avoided_values, cont
 from ibachat.agent.resolve import Decision, Domain, Resolution, resolve
 from ibachat.agent.schema_map import EXACT, NUMERIC_DIMS, Param, bindings, map_event, params
 from ibachat.agent.types import Evidence, PlannerCounters
+from ibachat.agent.usual import apply_usual
 from memory.ledger import PreferenceEvent, copy_event
 
 SHORT_WORDS = 120  # "short" without a number
@@ -342,6 +343,7 @@ def build_plan(
     if tool:
         res, origin = _tool_resolution(tool, events, now, superseded)
         _tool_directives(plan, tool, res)
+        apply_usual(plan, tool, res)
         content, _ = lexicon_resolution(events, now, superseded, set(BY_DIMENSION))
         plan.content = {k: _content(d) for k, d in content.decisions.items() if d.chosen or d.avoid}
     else:

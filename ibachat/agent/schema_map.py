@@ -269,9 +269,9 @@ def _direct(
         except ValueError:
             return []
         return [(value, pol)]
-    if param.kind == "string" and len(value.split()) <= 4:
-        return [(value, pol)]  # a short string argument (an origin, a sign-off) can become a habit
-    return []  # lists of free text (dishes, items) are never filled from past calls
+    if param.kind in ("string", "list") and not param.negative and len(value.split()) <= 4:
+        return [(value, pol)]  # a short string (an origin, a dish) can become a habit ("the usual")
+    return []
 
 
 def _from_attr(b: Binding, param: Param, value: str, pol: int, exact: bool = False) -> list[tuple[str, int]]:

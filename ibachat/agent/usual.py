@@ -1,0 +1,107 @@
+""" "The usual": what the user's past calls of this tool say, when the task refers to a habit.
+
+"Order dinner from the usual Thai place" names no restaurant, but the user's past calls of
+the same tool do. For each free-text parameter the plan takes the value the user chose most
+(a value sharing a word with the task first: "Thai" picks Thai Orchid over Hearth & Grill),
+and for a list of free text (dishes, items) the items of the latest past call that agrees
+with those choices. The values are certain: execution lets no model replace them. A value
+the task itself names ("from Green Bowl") always wins over the habit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from ibachat.agent.schema_map import params
+from ibachat.agent.slots import task_value
+
+if TYPE_CHECKING:
+    from ibachat.agent.plan import AlignmentPlan
+    from ibachat.agent.resolve import Resolution
+    from memory.ledger import PreferenceEvent
+
+HABITUAL = re.compile(
+    r"\b(?:the|my|our) (?:usual|regular)\b|\bas usual\b|\bas always\b|\blike (?:last time|always|before)\b"
+    r"|\bsame (?:as (?:last time|before|always|usual)|again|order|place|one|thing|as ever)\b|\bre-?order\b|\bagain\b"
+)
+_PLAIN = frozenset("the and for from with usual regular place order again same get dinner lunch".split())
+
+
+def habitual(task: str) -> bool:
+    """Whether the task points at what the user usually does ("the usual", "same as last time")."""
+    return bool(HABITUAL.search(task.lower()))
+
+
+def free_text(prop: dict[str, Any]) -> bool:
+    """A string the schema leaves open: no enum, const, format or pattern."""
+    return prop.get("type") == "string" and not any(k in prop for k in ("enum", "const", "format", "pattern"))
+
+
+def free_list(prop: dict[str, Any]) -> bool:
+    items = prop.get("items") if isinstance(prop.get("items"), dict) else None
+    return prop.get("type") == "array" and items is not None and free_text(items)
+
+
+def _choices(res: Resolution, name: str) -> list[PreferenceEvent]:
+    key = f"param:{name}"
+    return [
+        e
+        for e in res.events.values()
+        if e.dimension == key
+        and e.kind == "chose"
+        and e.polarity > 0
+        and e.scope == "general"
+        and res.status.get(e.id) in ("active", "outweighed")
+    ]
+
+
+def _best(chosen: list[PreferenceEvent], words: set[str]) -> tuple[str, int]:
+    """The value chosen most, a value that shares a word with the task first, then the latest."""
+    counts = Counter(e.value for e in chosen)
+    last = {e.value: e.valid_from for e in sorted(chosen, key=lambda e: e.valid_from)}
+    best = max(
+        counts,
+        key=lambda v: (len(set(re.findall(r"[a-z]{3,}", v.lower())) & words), counts[v], last[v]),
+    )
+    return best, counts[best]
+
+
+def apply_usual(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution) -> None:
+    """Fill free-text parameters from past calls when the task asks for the usual."""
+    if not habitual(plan.task):
+        return
+    schema = (tool.get("parameters") or {}).get("properties") or {}
+    words = set(re.findall(r"[a-z]{3,}", plan.task.lower())) - _PLAIN
+    calls: set[int] | None = None
+    for param in params(tool):
+        prop = schema.get(param.name) or {}
+        pd = plan.params.get(param.name)
+        if pd is None or not free_text(prop):
+            continue
+        chosen = _choices(res, param.name)
+        said = task_value(param.name, prop, plan.task, plan.now)
+        if said is not None:  # the task names it: past calls with that value say what else is usual
+            turns = {t for e in chosen if e.value.lower() == str(said).lower() for t in e.evidence}
+        elif chosen:
+            best, n = _best(chosen, words)
+            pd.chosen, pd.certain, pd.source = best, True, "habit"
+            pd.reason = f"the usual: {best} ({n} past call(s))"
+            turns = {t for e in chosen if e.value == best for t in e.evidence}
+        else:
+            continue
+        if turns:
+            calls = turns if calls is None else (calls & turns) or calls
+    for param in params(tool):
+        prop = schema.get(param.name) or {}
+        pd = plan.params.get(param.name)
+        if pd is None or not free_list(prop) or param.negative:
+            continue
+        chosen = [e for e in _choices(res, param.name) if calls is None or set(e.evidence) & calls]
+        if not chosen:
+            continue
+        latest = max(chosen, key=lambda e: e.valid_from).evidence
+        items = list(dict.fromkeys(e.value for e in chosen if e.evidence == latest))
+        pd.chosen, pd.certain, pd.source = items, True, "habit"
+        pd.reason = "the usual: as in the latest such call"
