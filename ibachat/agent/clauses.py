@@ -72,7 +72,10 @@ _PASTE = re.compile(
     r"\b(?:proofread|translate|rewrite|reword|re-word|summari[sz]e|edit|polish|shorten|tidy up|clean up|"
     r"check|fix|correct|improve|reply to|respond to|look over)\b[^.?!:\n]{0,40}?"
     r"\b(?:this|these|the following|below|her \w+|his \w+|their \w+)\b[^:?\n]{0,20}[:?]"
-    r"|\b(?:forward(?:ing|ed)?|fwd|fw|pasting|pasted|sharing|copying|here's|here is)\b[^.?!:\n]{0,30}:"
+    r"|\b(?:forward(?:ing|ed)?|fwd|fw)\b[^.?!:\n]{0,30}:"
+    r"|\b(?:here's|here is|pasting|pasted|sharing|copying)\s+(?:the\s+|an?\s+|my\s+|her\s+|his\s+|their\s+|this\s+)?"
+    r"(?:\w+\s+)?(?:email|e-mail|message|text|draft|note|letter|post|review|article|reply|thread|chat|transcript|"
+    r"what \w+ (?:wrote|sent|said))\b[^.?!:\n]{0,30}:"
     r"|\b([a-z']+) (?:said|says|wrote|writes|messaged|texted|emailed|replied|posted|goes)\s*:"
 )
 _SELF = frozenset({"i", "we", "i've", "we've"})

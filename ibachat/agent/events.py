@@ -18,7 +18,7 @@ from typing import Any
 
 from ibachat.agent.clauses import own_words
 from ibachat.agent.cues import AFFIRM, CLAIM, CORRECTION, DENY, ONE_OFF, UPDATE
-from ibachat.agent.facts import CONF, SIGN_OFF, event, facts, numbers, with_changes
+from ibachat.agent.facts import AVOID_WORDS, CONF, SIGN_OFF, USE_WORDS, event, facts, numbers, with_changes
 from ibachat.agent.lexicon import BY_DIMENSION, RECOVERY, RECOVERY_STATE, STATES, phrase_table
 from ibachat.agent.polarity import OTHER_SUBJECT, Mention, analyse, normalise, sentences
 from ibachat.agent.replies import answer_to
@@ -105,6 +105,8 @@ def _interesting(text: str, vocab: Any = None) -> bool:
         or INJECTION.search(text)
         or RECOVERY.search(text)
         or SIGN_OFF.search(text)
+        or AVOID_WORDS.search(text)
+        or USE_WORDS.search(text)
         or re.search(r"\b(?:live in|based in|living in|home ?town|home is|moved to|i'm from)\b", text)
         or any(re.search(s.trigger, text) for s in STATES)
         or re.search(r"\bwords\b|[$€£]\d|\d+ (?:dollars|bucks|euros?|pounds)|\bbetter\b|\bbest\b", text)

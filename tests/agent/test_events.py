@@ -348,3 +348,126 @@ def test_facts_sign_off_and_home_city():
 )
 def test_everyday_attributes(text, dimension, value):
     assert find(events(("user", text)), dimension, value)[0].polarity == 1
+
+
+# ---- clause scope, comparatives, conditions, back-references, whose words (the floor's mechanisms)
+def stance(text, dimension, **kw):
+    return sorted(
+        (e.value, e.polarity)
+        for e in events(("user", text), **kw)
+        if e.dimension == dimension and e.scope == "general"
+    )
+
+
+def test_a_cue_stays_in_its_own_clause():
+    assert stance("I am vegetarian and I hate loud places", "food.diet") == [("vegetarian", 1)]
+    assert stance("I don't eat meat but I love fish", "food.diet") == [("meat", -1), ("vegetarian", 1)]
+    assert stance("Spicy is great, whereas mild is just sad", "food.spice") == [("hot", 1), ("mild", -1)]
+
+
+@pytest.mark.parametrize(
+    ("text", "connector"),
+    [
+        ("i love it but not spicy", "but"),
+        ("i'm vegan and honestly i can't stand bars", "and"),
+        ("take it if there's a nonstop", "if"),
+        ("window seats are great, while the middle is awful", "while"),
+    ],
+)
+def test_clauses_split_where_a_new_clause_starts(text, connector):
+    from ibachat.agent.clauses import clauses
+
+    parts = clauses(text)
+    assert len(parts) == 2 and parts[1][0] == connector
+    assert clauses("window or aisle, and a quiet coach") == [("", "window or aisle, and a quiet coach")]
+
+
+def test_comparatives_and_too():
+    assert stance(
+        "Honestly the hotter the better, if my eyes aren't watering it's too mild.", "food.spice"
+    ) == [
+        ("hot", 1),
+        ("mild", -1),
+    ]
+    assert stance("Milder is better for me", "food.spice") == [("mild", 1)]
+    assert stance("The curry was way too mild", "food.spice") == [("mild", -1)]
+    tool = {
+        "name": "book_table",
+        "parameters": {
+            "type": "object",
+            "properties": {"ambience": {"type": "string", "enum": ["quiet", "lively"]}},
+        },
+    }
+    assert stance("The quieter the better", "book_table.ambience", tool=tool) == [("quiet", 1)]
+
+
+def test_a_condition_takes_the_verdict_of_its_consequence():
+    assert stance("If it's not spicy, what's the point?", "food.spice") == [("hot", 1)]
+    assert stance("If they have a window seat, grab it", "travel.seat") == [("window", 1)]
+    assert stance("If there's a layover, forget it", "travel.stops") == [("connecting", -1), ("nonstop", 1)]
+    assert stance("If the aisle is taken I'll survive", "travel.seat") == []
+
+
+def test_it_carries_a_verdict_back():
+    assert stance("I'm happy with a middle seat although I'd never pick it myself", "travel.seat") == [
+        ("middle", 0)
+    ]
+    assert stance("Tried the oat milk and loved it", "drink.milk") == [("oat", 1)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'My sister texted: "I hate aisle seats, always book me a window."',
+        "Can you proofread this? 'We prefer window seats and vegetarian meals for everyone.'",
+        "Forwarding this: hi, we'd love bullet points in all future reports.",
+        "Mum said the decaf at that cafe is terrible",
+        "Our cat loves sitting in the sunny window",
+        "I'm reading a book called The Long Walk",
+    ],
+)
+def test_other_peoples_words_make_no_preference(text):
+    assert [e for e in events(("user", text)) if e.scope == "general" and e.kind != "ignored"] == []
+
+
+def test_short_quotes_stay_the_users_own_words():
+    assert find(events(("user", "Never use 'circle back' in my emails.")), "text.avoid_words", "circle back")
+    (e,) = find(events(("user", "Don't use 'I hope this email finds you well' ever.")), "text.avoid_words")
+    assert e.value == "i hope this email finds you well"
+
+
+def test_chat_spellings_and_emoji():
+    assert stance("luv oat milk 😍", "drink.milk") == [("oat", 1)]
+    assert stance("ugh layovers. never again", "travel.stops") == [("connecting", -1), ("nonstop", 1)]
+    assert stance("no emojis pls!!", "text.emoji") == [("emoji", -1)]
+
+
+def test_rejecting_an_offer_for_a_named_value_avoids_only_that_value():
+    evs = events(
+        ("assistant", "I've put you down for a mid-morning slot."), ("user", "Hmm, no, first thing please.")
+    )
+    (rej,) = find(evs, "schedule.time_of_day", "morning", "rejected")
+    assert (
+        rej.reason.startswith("exact: ")
+        and find(evs, "schedule.time_of_day", "early_morning")[0].polarity == 1
+    )
+    from ibachat.agent.plan import build_plan
+
+    tool = {
+        "name": "book_class",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "time_of_day": {"type": "string", "enum": ["early_morning", "morning", "evening"]}
+            },
+        },
+    }
+    plan = build_plan("Book a class", T + timedelta(days=1), evs, tool=tool)
+    assert plan.params["time_of_day"].chosen == "early_morning" and plan.params["time_of_day"].avoid == [
+        "morning"
+    ]
+
+
+def test_the_end_of_next_week():
+    end, _ = state_end("till the end of next week, keep my emails short", T)
+    assert end == datetime(2025, 3, 24, tzinfo=timezone.utc)
