@@ -141,7 +141,8 @@ _SPLIT = re.compile(
     r"|(?<!anything)(?<!nothing)(?<!everything)(?<!all)(?<!not)(?<!last)(?<!next)(?<!first),?\s+\b"
     r"(but|though|although|however|whereas|whilst|while|yet|except(?: for)?|apart from|other than)\b,?"
     rf"|,?\s+\b(if|unless)\b\s+{_NOT_A_CONDITION}"
-    rf"|(?:,\s*|\s+)\b(and|so|because|since|cause|cos|plus|as)\b\s+{_NEW_SUBJECT})\s*"
+    rf"|(?:,\s*|\s+)\b(and|so|because|since|cause|cos|plus|as)\b\s+{_NEW_SUBJECT}"
+    r"|(,)\s+(?=(?:it's|that's|i'm|i|i've|i'd|i'll|we|we're|we've|we'd|they're|there's|he's|she's)\s+\w))\s*"
 )
 _LEADING_CONDITION = re.compile(r"^(?:and |but |so )?(if|unless|when|whenever)\b([^,]{3,120}),\s*(.+)$")
 

@@ -346,7 +346,8 @@ def _name_not_wish(m: Mention, sentence: str, raw: str) -> bool:
 
 
 _TOPIC = re.compile(
-    r"\b(?:about|regarding|concerning|re|on the subject of)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?:[\w'-]+\s+){0,2}$"
+    r"(?:\b(?:about|regarding|concerning|on the subject of)|(?<![\w'])re:)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?"
+    r"(?:[\w'-]+\s+){0,2}$"
 )
 _NAME_FRAME = re.compile(r"\b(?:called|named|titled|entitled)\s+(?:the\s+|a\s+)?(?:[\w'-]+\s+){0,3}$")
 

@@ -1,10 +1,12 @@
-"""A held-out set of user utterances and how the floor must read them.
+"""Held-out sets of user utterances and how the floor must read them.
 
 Written by hand, in varied registers, without looking at the benchmark generator's phrase
 lists: clause scope of polarity and negation, comparatives and "too X", the kind of event,
 temporary states and when they end, one-off scope, who is speaking, and small talk that
-must create no preference at all. ``python tests/agent/test_reading.py`` prints the
-accuracy per category.
+must create no preference at all. Three sets, each written before the floor was changed
+for it: CASES (measured on the old floor first), FRESH (written after the first round of
+changes) and BLIND (written last, never tuned on; what it still misreads is marked
+``unsolved``). ``python tests/agent/test_reading.py [-v]`` prints the accuracy per category.
 """
 
 from __future__ import annotations
@@ -360,6 +362,95 @@ FRESH: tuple[Case, ...] = (
     C("negative", "Short on time today, talk later"),
 )
 
+# A last set, written and measured once after all the changes above, never tuned on: the cases the
+# floor still misreads are marked ``unsolved`` with why.
+BLIND: tuple[Case, ...] = (
+    C(
+        "clause",
+        "Decaf in the evenings, and I don't take sugar",
+        W("drink.caffeine", "decaf", 1),
+        W("drink.sweetness", "regular", -1),
+        unsolved="a verbless habit ('Decaf in the evenings') has no cue; 'take' is not read as a verb of having",
+    ),
+    C(
+        "clause",
+        "Economy is fine for short hops, but on long flights I want business",
+        W("travel.class", "business", 1),
+        unsolved="a bare 'business' is not a cabin in the lexicon (only 'business class', 'fly business')",
+    ),
+    C("clause", "I never order large portions, yet I always end up hungry", W("size", "large", -1)),
+    C("compare", "The fewer layovers the better", W("travel.stops", "connecting", -1)),
+    C(
+        "compare",
+        "Anything hotter than medium is too much for me",
+        W("food.spice", "hot", -1),
+        unsolved="a threshold ('hotter than medium') is not read",
+    ),
+    C(
+        "compare",
+        "Shorter replies would be nicer",
+        W("text.length", "short", 1),
+        unsolved="'would be nicer' is no cue: comparatives of evaluative words are not read",
+    ),
+    C("compare", "Make it less sweet next time", W("drink.sweetness", "less", 1)),
+    C(
+        "kind",
+        "Ugh, I asked for an aisle",
+        W("travel.seat", "aisle", 1),
+        W("travel.seat", "window", -1),
+        prior="Booked you a window seat, 14A.",
+    ),
+    C(
+        "kind",
+        "Scratch that, make it a medium",
+        W("size", "medium", 1, kind="corrected"),
+        prior="One large latte coming up.",
+    ),
+    C(
+        "kind",
+        "I've stopped drinking coffee with milk, it's black for me now",
+        W("drink.milk", "none", 1, kind="updated"),
+    ),
+    C(
+        "time",
+        "Broke my wrist last week, so nothing high-impact for six weeks",
+        W("exercise.intensity", "high", -1, kind="state", until=date(2025, 4, 23)),
+        unsolved="exercise words need a fitness word nearby, and none is said (the injury's own defaults apply)",
+    ),
+    C(
+        "time",
+        "Keep messages short while I'm travelling this week",
+        W("text.length", "short", 1, kind="state", until=date(2025, 3, 17)),
+    ),
+    C("scope", "Order a vegan meal for my sister", W("food.diet", "vegan", 1, scope="one-off")),
+    C("scope", "Get a large for Tom", W("size", "large", 1, scope="one-off")),
+    C("speaker", "You mentioned you prefer aisle seats.", role="assistant"),
+    C("speaker", "My husband always asks for extra spicy"),
+    C("speaker", 'The menu says "mild, medium or hot"'),
+    C("speaker", "We're both vegetarian", W("food.diet", "vegetarian", 1)),
+    C("register", "v keen on window seats tbh", W("travel.seat", "window", 1)),
+    C("register", "NO MORE LAYOVERS PLEASE", W("travel.stops", "connecting", -1)),
+    C("register", "can we do brief answers pls, im skimming", W("text.length", "short", 1)),
+    C("register", "oat milk ftw 🙌", W("drink.milk", "oat", 1)),
+    C(
+        "register",
+        "gimme a window seat",
+        W("travel.seat", "window", 1),
+        unsolved="'gimme' is not spelt out",
+    ),
+    C("negative", "The bakery's window display was lovely today"),
+    C("negative", "I read an article about spicy food and heart health"),
+    C("negative", "Their new album is short but sweet"),
+    C(
+        "negative",
+        "Aisle 3 has the gluten-free pasta",
+        unsolved="'X-free' reads as a wish even in a remark about a shop",
+    ),
+    C("negative", "My boss is vegan so the team lunch was all plant-based"),
+    C("negative", "Watching a film about a chef who hates spicy food"),
+    C("negative", "Early morning fog delayed our flight"),
+)
+
 
 def read(case: Case) -> list[PreferenceEvent]:
     turns = []
@@ -418,7 +509,7 @@ def _params(cases: tuple[Case, ...], prefix: str) -> list[object]:
     ]
 
 
-@pytest.mark.parametrize("case", _params(CASES, "") + _params(FRESH, "fresh-"))
+@pytest.mark.parametrize("case", _params(CASES, "") + _params(FRESH, "fresh-") + _params(BLIND, "blind-"))
 def test_reading(case: Case) -> None:
     assert problems(case) == [], case.text
 
@@ -440,7 +531,7 @@ def report(cases: tuple[Case, ...] = CASES) -> dict[str, tuple[int, int]]:
 
 if __name__ == "__main__":
     verbose = "-v" in sys.argv
-    for title, cases in (("held-out", CASES), ("fresh", FRESH)):
+    for title, cases in (("held-out", CASES), ("fresh", FRESH), ("blind", BLIND)):
         scores = report(cases)
         print(title)
         for cat, (right, total) in scores.items():
