@@ -151,7 +151,7 @@ def clauses(sentence: str) -> list[tuple[str, str]]:
     """(connector, clause) pairs; the first connector is "" (or "if" for a leading condition)."""
     lead = _LEADING_CONDITION.match(sentence)
     if lead and lead.group(1) in ("if", "unless"):
-        head = [("if", f"{lead.group(1)}{lead.group(2)}")]
+        head = [(lead.group(1), f"{lead.group(1)}{lead.group(2)}")]
         rest = _split(lead.group(3))
         return head + [(THEN if i == 0 else c, t) for i, (c, t) in enumerate(rest)]
     return _split(sentence)
@@ -168,11 +168,5 @@ def _split(sentence: str) -> list[tuple[str, str]]:
         connector = next((g for g in m.groups() if g), ";")
         last = m.end()
     out.append((connector, sentence[last:]))
-    cleaned = [(c, t.strip(" ,")) for c, t in out]
-    merged: list[tuple[str, str]] = []
-    for c, t in cleaned:
-        if t:
-            merged.append((c, t))
-        elif merged and c in CONDITION:
-            continue
-    return merged or [("", sentence.strip())]
+    kept = [(c, t.strip(" ,")) for c, t in out if t.strip(" ,")]
+    return kept or [("", sentence.strip())]

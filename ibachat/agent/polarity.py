@@ -308,7 +308,7 @@ def _condition(clause: str, mentions: list[Mention], parts: list[tuple[str, str]
             if m.cue in _HYPOTHETICAL or "request" in m.tags:
                 m.polarity, m.tags = None, set()  # "if there's no window seat ...": only a supposition
             continue
-        sign = 1 if good else -1
+        sign = (1 if good else -1) * (-1 if parts[i][0] == "unless" else 1)
         m.polarity = -sign if _negated(clause[: m.start]) else sign
         m.strength, m.tags, m.cue, m.subject = 2, {"conditional"}, verdict.group(0), "self"
 

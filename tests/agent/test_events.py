@@ -406,6 +406,7 @@ def test_a_condition_takes_the_verdict_of_its_consequence():
     assert stance("If they have a window seat, grab it", "travel.seat") == [("window", 1)]
     assert stance("If there's a layover, forget it", "travel.stops") == [("connecting", -1), ("nonstop", 1)]
     assert stance("If the aisle is taken I'll survive", "travel.seat") == []
+    assert stance("Unless it comes with nuts, book it", "food.allergen") == [("tree_nut", -1)]
 
 
 def test_it_carries_a_verdict_back():
