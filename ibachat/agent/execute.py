@@ -46,6 +46,8 @@ def degenerate(text: str, times: int = 3) -> bool:
     for size in (1, 2, 3):
         for i in range(len(toks) - size * times + 1):
             unit = toks[i : i + size]
+            if all(t.isdigit() for t in unit):
+                continue  # "00:00:00" is a time, not a stutter
             if all(toks[i + k * size : i + (k + 1) * size] == unit for k in range(1, times)):
                 return True
     return False

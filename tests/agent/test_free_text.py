@@ -65,6 +65,7 @@ def orders(tmp_path):
         ("Thai Orchid", False),
         ("Pad thai with extra tofu, no peanuts", False),
         ("Tom yum soup, then the pad see ew", False),
+        ("Deliver at 19:00:00 sharp", False),
     ],
 )
 def test_degenerate_repetition(text, bad):
