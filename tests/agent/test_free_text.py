@@ -8,7 +8,8 @@ from datetime import datetime, timedelta, timezone
 import jsonschema
 import pytest
 
-from ibachat.agent.execute import SHORT_TEXT, degenerate, narrow_schema
+from ibachat.agent.execute import narrow_schema
+from ibachat.agent.freetext import SHORT_TEXT, degenerate
 from ibachat.agent.ingest import ingest
 from ibachat.agent.plan import AlignmentPlan
 from ibachat.agent.planner import Planner
