@@ -96,3 +96,16 @@ def test_sessions_rename_and_delete(memory):
     bot.rename_session(sid, "new")
     assert bot.sessions()[0].title == "new"
     assert bot.delete_session(sid) == 2 and len(memory) == 0
+
+
+def test_a_required_detail_nobody_gave_is_asked_for_not_guessed(memory):
+    bot = make(memory, [{}, {}])  # the model adds nothing: the floor fills what the request says
+    sid = bot.new_session()
+    reply = bot.respond(sid, "book a table for dinner tomorrow at 7pm for 2 people")
+    assert reply.proposal is None and reply.clarify == "Which restaurant should I use?"
+    reply = bot.respond(sid, "book a table at Luigi's tomorrow at 7pm for 2 people")
+    assert (
+        reply.proposal is not None
+        and reply.proposal["arguments"]["restaurant"]
+        != "book a table at Luigi's tomorrow at 7pm for 2 people"
+    )

@@ -34,7 +34,7 @@ def unique(messages: list, kind: type) -> list:
     return list({id(m): m for m in messages if isinstance(m, kind)}.values())
 
 
-BOOKING = "book a table for dinner tomorrow at 7pm for 2 people"
+BOOKING = "book a table at Luigi's for dinner tomorrow at 7pm for 2 people"
 
 
 async def test_a_turn_is_stored_and_its_plan_can_be_opened(build, memory):

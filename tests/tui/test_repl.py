@@ -18,7 +18,7 @@ from ibachat.llm.scripted import ScriptedLLM
 from ibachat.repl import Repl, _completer, _redacting_history, make_prompt_session, run_repl
 from tests.tui.conftest import T0
 
-BOOKING = "book a table for dinner tomorrow at 7pm for 2 people"
+BOOKING = "book a table at Luigi's for dinner tomorrow at 7pm for 2 people"
 
 
 class Shell:

@@ -11,7 +11,7 @@ import pytest
 from ibachat.tui.widgets.chat_input import ChatInput
 from tests.tui.conftest import SIZE, FixedTimingAssistant, send, settle
 
-BOOKING = "book a table for dinner tomorrow at 7pm for 2 people"
+BOOKING = "book a table at Luigi's for dinner tomorrow at 7pm for 2 people"
 
 
 async def ready(pilot) -> None:
