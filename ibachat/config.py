@@ -53,7 +53,9 @@ def _coerce(key: str, value: Any, where: str) -> Any:
     return value
 
 
-def load_config(path: Path | None = None, *, overrides: dict[str, Any] | None = None) -> tuple[Config, dict[str, str]]:
+def load_config(
+    path: Path | None = None, *, overrides: dict[str, Any] | None = None
+) -> tuple[Config, dict[str, str]]:
     """The effective config and, for each key, where its value came from."""
     cfg = Config()
     origin = {f.name: "default" for f in fields(Config)}

@@ -36,7 +36,9 @@ def _history_records(task: dict[str, Any], lineno: int) -> Iterator[dict[str, An
         try:
             start = parse_time(session["time"])
         except (TypeError, ValueError):
-            raise BadInput(f"line {lineno}: history[{s_index}].time {session['time']!r} is not ISO-8601") from None
+            raise BadInput(
+                f"line {lineno}: history[{s_index}].time {session['time']!r} is not ISO-8601"
+            ) from None
         for t_index, turn in enumerate(session["turns"]):
             if not isinstance(turn, dict):
                 raise BadInput(f"line {lineno}: history[{s_index}].turns[{t_index}] is not an object")
@@ -64,7 +66,9 @@ def read_import_file(path: Path) -> list[dict[str, Any]]:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                raise BadInput(f"{path}:{lineno}: not valid UTF-8 (byte {exc.start}); nothing was imported") from None
+                raise BadInput(
+                    f"{path}:{lineno}: not valid UTF-8 (byte {exc.start}); nothing was imported"
+                ) from None
             if not line.strip():
                 continue
             try:

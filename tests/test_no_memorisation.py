@@ -21,7 +21,11 @@ COMMON = set(
 
 def _strings(path: Path) -> list[str]:
     tree = ast.parse(path.read_text("utf-8"))
-    return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
 
 
 def _grams(texts: list[str]) -> set[tuple[str, ...]]:
@@ -47,5 +51,7 @@ def test_no_generator_phrase_appears_in_the_planner():
 
 def test_the_planner_never_imports_the_generator():
     code = "import sys, ibachat.agent.planner, ibachat.assistant; print('\\n'.join(sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
     assert not [m for m in out.split() if m.startswith("bench")]

@@ -29,9 +29,19 @@ def load_model(obj: dict[str, Any], spec: str | None = None) -> Any:
     help="Print the alignment plan: evidence, preferences, conflicts, directives.",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for machines.")
-@click.option("--model", help="Chat model for this turn: auto | embedded | embedded:/path.gguf | ollama:NAME.")
+@click.option(
+    "--model", help="Chat model for this turn: auto | embedded | embedded:/path.gguf | ollama:NAME."
+)
 @click.pass_obj
-def ask(obj: dict[str, Any], message: str, session: str, yes: bool, show_plan: bool, as_json: bool, model: str | None) -> None:
+def ask(
+    obj: dict[str, Any],
+    message: str,
+    session: str,
+    yes: bool,
+    show_plan: bool,
+    as_json: bool,
+    model: str | None,
+) -> None:
     """Ask once: the turn is stored, the planner runs, the answer streams (or an action is proposed)."""
     from ibachat.assistant import Assistant
 
