@@ -17,20 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.evaluate import CHECK_KINDS, EXPECT_SCHEMAS, PARAM_KINDS, TEXT_KINDS
+from ibachat.agent.tools import DOMAINS  # the 9 domains, one list for the tools and the suite
 from memory.errors import BadInput
 
 SCHEMA_FILE = Path(__file__).with_name("schema") / "iba-task.schema.json"
-DOMAINS = (
-    "writing",
-    "work",
-    "consumption",
-    "planning",
-    "health",
-    "transportation",
-    "medical",
-    "leisure",
-    "information",
-)
 MAX_LINE_BYTES = 16 * 1024 * 1024
 MAX_ISSUES_PER_LINE = 5
 _RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
