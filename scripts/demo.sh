@@ -14,8 +14,9 @@ step "ibachat doctor"
 ibachat doctor || true
 
 step "a noisy history goes into memory (loves spicy, crunchy food; had a tooth pulled two days ago)"
-python scripts/demo_history.py > "$IBACHAT_HOME.history.jsonl"
-ibachat memory import "$IBACHAT_HOME.history.jsonl"
+mkdir -p "$IBACHAT_HOME"
+python scripts/demo_history.py > "$IBACHAT_HOME/demo-history.jsonl"
+ibachat memory import "$IBACHAT_HOME/demo-history.jsonl"
 ibachat memory stats
 
 step "what the ledger learned"
