@@ -201,8 +201,6 @@ class Assistant:
         # two active preferences for a parameter that matters: ask one short question, do not guess
         questions = list(getattr(plan, "clarifications", None) or [])
         clarify = str(questions[0]) if questions and call is not None else None
-        if call is not None and clarify is None:
-            clarify = _missing_detail(clean, call["arguments"] if isinstance(call, dict) else call.arguments)
         proposal = None
         if clarify:
             answer = clarify
@@ -279,15 +277,6 @@ class Assistant:
                 subject=text,
             )
         )
-
-
-def _missing_detail(message: str, arguments: dict[str, Any]) -> str | None:
-    """A required detail nobody gave (the floor copied the request into it): ask, do not guess."""
-    said = " ".join(message.split()).lower()
-    for name, value in arguments.items():
-        if isinstance(value, str) and len(value) >= 20 and said.startswith(" ".join(value.split()).lower()):
-            return f"Which {name.replace('_', ' ')} should I use?"
-    return None
 
 
 def _raise_if_model_failed(outcome: Any) -> None:

@@ -109,3 +109,9 @@ def test_a_required_detail_nobody_gave_is_asked_for_not_guessed(memory):
         and reply.proposal["arguments"]["restaurant"]
         != "book a table at Luigi's tomorrow at 7pm for 2 people"
     )
+
+
+def test_content_the_request_itself_gives_is_not_asked_for(memory):
+    bot = make(memory, [{}])
+    reply = bot.respond(bot.new_session(), "Can you remind me to call grandma on Sunday?")
+    assert reply.clarify is None and reply.proposal is not None and reply.proposal["name"] == "set_reminder"

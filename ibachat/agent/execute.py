@@ -213,6 +213,33 @@ def tool_messages(tool: dict[str, Any], plan: AlignmentPlan, task: str, now: dat
     return [Message("system", system), Message("user", f"Now: {now.isoformat()}\nTask: {task}")]
 
 
+# Required free-text parameters whose content may be the request itself (a note's body, a
+# reminder's text, a search query); any other one (a restaurant, a destination) names something.
+CONTENT_PARAMS = frozenset(
+    "text body subject title query notes note reason topics message description comment items".split()
+)
+
+
+def missing_details(schema: dict[str, Any], plan: AlignmentPlan, task: str, now: datetime) -> list[str]:
+    """Required named things that neither the request nor the plan gives: ask, do not guess.
+
+    The floor would otherwise copy the request into them and a model would invent one. The
+    benchmark acts anyway (a question is not an action); the assistant asks instead.
+    """
+    from ibachat.agent.usual import free_text
+
+    props = schema.get("properties") or {}
+    questions = []
+    for name in schema.get("required") or []:
+        prop = props.get(name) or {}
+        if not free_text(prop) or name in CONTENT_PARAMS or "default" in prop:
+            continue
+        pd = plan.params.get(name)
+        if (pd is None or pd.chosen is None) and task_value(name, prop, task, now) is None:
+            questions.append(f"Which {name.replace('_', ' ')} should I use?")
+    return questions
+
+
 def call_tool(
     tool: dict[str, Any],
     plan: AlignmentPlan,
@@ -228,6 +255,7 @@ def call_tool(
     original = tool.get("parameters") or {"type": "object", "properties": {}}
     schema = narrow_schema(original, plan) if narrow else original
     start = time.perf_counter()
+    plan.clarifications.extend(missing_details(original, plan, task, now))
     args: dict[str, Any] | None = None
     if llm is not None:
         counters.model_calls += 1
