@@ -103,7 +103,11 @@ def bench() -> None:
 )
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 @click.option("--resume", is_flag=True, help="Continue the results in --out, skipping finished tasks.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), help="Results folder.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Results folder (default: a new one under <home>/bench/results/<suite>/; --resume continues the newest).",
+)
 @click.option(
     "--window", "window_tokens", type=click.IntRange(min=256), help="Context window for the full agent."
 )
@@ -146,8 +150,16 @@ def run(
     if not tasks:
         raise BadInput(f"no task in {data} matches the filters")
     if out is None:
+        # one folder per run, so running again never collides; --resume continues the newest
         ensure_private_dir(home() / "bench")
-        out = ensure_private_dir(home() / "bench" / "results" / data.stem)
+        runs = ensure_private_dir(home() / "bench" / "results" / data.stem)
+        earlier = sorted(p for p in runs.iterdir() if p.is_dir())
+        if resume and earlier:
+            out = earlier[-1]
+        else:
+            from datetime import datetime
+
+            out = ensure_private_dir(runs / datetime.now().strftime("%Y%m%d-%H%M%S"))
     suite = {"path": str(data)}
     summaries = []
     for agent in agents:

@@ -340,3 +340,23 @@ def test_judges_score_judge_checks_in_a_run(tmp_path):
     assert (
         summary.model["judge_calls"] == 3 and lines(tmp_path / "iba.jsonl")[0]["judges"] == ["scripted"] * 3
     )
+
+
+def test_without_out_each_run_gets_its_own_folder_and_resume_continues_the_newest(tmp_path, monkeypatch):
+    import os
+    import time as _time
+
+    from click.testing import CliRunner
+
+    from bench.cli import bench
+
+    args = ["--data", str(MINI), "--embedder", "hash", "--quiet"]
+    assert CliRunner().invoke(bench, [*args, "--limit", "2"]).exit_code == 0
+    _time.sleep(1.1)  # folders are named by the second
+    assert CliRunner().invoke(bench, [*args, "--limit", "2"]).exit_code == 0
+    runs = sorted((Path(os.environ["IBACHAT_HOME"]) / "bench" / "results" / MINI.stem).iterdir())
+    assert len(runs) == 2  # running again never collides with the earlier results
+    result = CliRunner().invoke(bench, [*args, "--resume"])
+    assert result.exit_code == 0 and "2 already done" in result.stdout
+    tasks = [row for row in lines(runs[-1] / "iba.jsonl") if row.get("type") == "task"]
+    assert len(tasks) == 4  # the newest run was continued to all 4 tasks
