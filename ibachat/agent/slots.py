@@ -81,6 +81,22 @@ def task_date(task: str, now: datetime) -> date | None:
             return None
     if re.search(r"\bnext week\b", t):
         return (now + timedelta(days=(7 - now.weekday()) or 7)).date()
+    m = re.search(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", t)
+    if m:  # "on the 12th": that day of this month, or of the next if it has passed
+        return _day_of_month(int(m[1]), now.date())
+    return None
+
+
+def _day_of_month(day: int, today: date) -> date | None:
+    year, month = today.year, today.month
+    for _ in range(3):  # a day that is not in this month (the 31st) is looked for in the next ones
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            candidate = None
+        if candidate is not None and candidate >= today:
+            return candidate
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
     return None
 
 
