@@ -29,7 +29,7 @@ Progress = Callable[[int, int], None]  # (questions done, total)
 
 def _ranked(method: str, memory: Any, query: str, now: Any, depth: int, tool: Any = None) -> list[int]:
     if method == "deep":
-        from ibachat.agent.retrieval import deep_retrieve
+        from ibachat.agent.retrieval.deep import deep_retrieve
 
         # as the planner runs it: with the tool about to be called, when the case has one
         evidence = deep_retrieve(memory, query, now=now, tool=tool, llm=None, budget=depth, mode="deep")

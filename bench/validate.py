@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.evaluate import CHECK_KINDS, EXPECT_SCHEMAS, PARAM_KINDS, TEXT_KINDS
-from ibachat.agent.tools import DOMAINS  # the 9 domains, one list for the tools and the suite
+from ibachat.agent.execution.tools import DOMAINS  # the 9 domains, one list for the tools and the suite
 from memory.errors import BadInput
 
 SCHEMA_FILE = Path(__file__).with_name("schema") / "iba-task.schema.json"

@@ -33,9 +33,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from ibachat.agent.execution.tools import as_task_tool, get_tool  # noqa: E402
 from ibachat.agent.ingest import ingest  # noqa: E402
 from ibachat.agent.planner import Planner  # noqa: E402
-from ibachat.agent.tools import as_task_tool, get_tool  # noqa: E402
 from ibachat.llm.scripted import ScriptedCall, ScriptedLLM  # noqa: E402
 from memory.memory import Memory  # noqa: E402
 

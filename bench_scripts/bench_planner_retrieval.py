@@ -34,7 +34,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ibachat.agent.retrieval import deep_retrieve  # noqa: E402
+from ibachat.agent.retrieval.deep import deep_retrieve  # noqa: E402
 from memory.memory import Memory  # noqa: E402
 
 HISTORY_VERSION = 2  # bump when ``history`` changes, so a cached store is not reused

@@ -44,7 +44,7 @@ class Reply:
     text: str | None
     proposal: dict[str, Any] | None  # {"name", "arguments", "reasons": {param: reason}}
     clarify: str | None
-    plan: Any  # ibachat.agent.plan.AlignmentPlan
+    plan: Any  # ibachat.agent.alignment.plan.AlignmentPlan
     redactions: list[str] = field(default_factory=list)
     planner_ms: float = 0.0
     counters: Any = None
@@ -184,8 +184,8 @@ class Assistant:
 
     def respond(self, session_id: str, text: str, *, on_token: Callable[[str], None] | None = None) -> Reply:
         """Store the user's turn, plan, then answer (streamed) or propose a tool action."""
-        from ibachat.agent.router import route
-        from ibachat.agent.tools import as_task_tool, tools_for
+        from ibachat.agent.execution.router import route
+        from ibachat.agent.execution.tools import as_task_tool, tools_for
 
         clean, kinds = redact(text)
         user_turn = self._store(session_id, "user", clean)  # saved before any model runs
@@ -233,7 +233,7 @@ class Assistant:
 
     def approve(self, reply: Reply, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run the proposed mock tool (validated; nothing real happens) and remember that it ran."""
-        from ibachat.agent.tools import execute
+        from ibachat.agent.execution.tools import execute
 
         if reply.proposal is None:
             raise NotFound("this reply proposed no action")

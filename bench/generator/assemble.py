@@ -21,7 +21,7 @@ from bench.generator.tasks import (
     rejection_checks,
 )
 from bench.generator.world import CITY
-from ibachat.agent.tools import as_task_tool, get_tool
+from ibachat.agent.execution.tools import as_task_tool, get_tool
 
 FUTURE_START = {"night_shifts", "working_abroad", "exam_crunch", "marathon_training"}
 EVIDENCE_KINDS = ("behaviour", "statement", "update", "correction")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ibachat.agent.tools import REGISTRY
+from ibachat.agent.execution.tools import REGISTRY
 
 Expect = tuple[str, dict[str, Any]]  # (check kind, expect)
 

@@ -10,7 +10,7 @@ from bench.generator.dims import Dim
 from bench.generator.personas import Persona
 from bench.generator.scenarios import BY_NAME, SCENARIOS, Scenario
 from bench.generator.states import State
-from ibachat.agent.tools import REGISTRY
+from ibachat.agent.execution.tools import REGISTRY
 
 
 @dataclass

@@ -31,7 +31,7 @@ from bench.generator.personas import Persona
 from bench.generator.scenarios import BY_NAME, Ctx, Scenario
 from bench.generator.states import announce
 from bench.generator.world import FRIENDS, GUESTS, RELATIONS
-from ibachat.agent.tools import execute
+from ibachat.agent.execution.tools import execute
 
 FEEDBACK = {
     "write.length",

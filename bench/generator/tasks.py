@@ -11,7 +11,7 @@ from bench.evaluate import FAIL, PASS, evaluate_check, evaluate_task, normalize_
 from bench.generator.dims import Dim, get_dim
 from bench.generator.personas import Persona
 from bench.generator.scenarios import Scenario
-from ibachat.agent.tools import REGISTRY
+from ibachat.agent.execution.tools import REGISTRY
 
 Check = dict[str, Any]
 

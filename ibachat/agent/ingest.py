@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
-from ibachat.agent.events import extract_events
-from ibachat.agent.lexicon import BY_DIMENSION
+from ibachat.agent.reading.events import extract_events
+from ibachat.agent.reading.lexicon import BY_DIMENSION
 from memory.errors import NotFound
 from memory.ledger import PreferenceEvent, PreferenceLedger
 from memory.types import Turn

@@ -20,11 +20,11 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from ibachat.agent.events import extract_events, task_events
-from ibachat.agent.execute import call_tool, write_text
-from ibachat.agent.lexicon import ATTRIBUTES, BY_DIMENSION
-from ibachat.agent.plan import AlignmentPlan, build_plan
-from ibachat.agent.schema_map import params
+from ibachat.agent.alignment.plan import AlignmentPlan, build_plan
+from ibachat.agent.alignment.schema_map import params
+from ibachat.agent.execution.execute import call_tool, write_text
+from ibachat.agent.reading.events import extract_events, task_events
+from ibachat.agent.reading.lexicon import ATTRIBUTES, BY_DIMENSION
 from ibachat.agent.types import Evidence, PlannerCounters, ToolCall
 from ibachat.errors import ConfigError, IbachatError
 from ibachat.llm.base import LLM, Chunk, Message, parse_json_reply
@@ -122,7 +122,7 @@ class Planner:
     # ------------------------------------------------------------------ planning
     def _retrieval(self) -> Retrieve:
         if self._retrieve is None:
-            from ibachat.agent.retrieval import deep_retrieve
+            from ibachat.agent.retrieval.deep import deep_retrieve
 
             self._retrieve = deep_retrieve
         return self._retrieve

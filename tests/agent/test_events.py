@@ -6,9 +6,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from ibachat.agent.events import extract_events, task_events
-from ibachat.agent.polarity import analyse, normalise
-from ibachat.agent.timeexpr import state_end, state_start
+from ibachat.agent.reading.events import extract_events, task_events
+from ibachat.agent.reading.polarity import analyse, normalise
+from ibachat.agent.reading.timeexpr import state_end, state_start
 from memory.types import Turn
 
 T = datetime(2025, 3, 12, 15, 0, tzinfo=timezone.utc)  # a Wednesday
@@ -375,7 +375,7 @@ def test_a_cue_stays_in_its_own_clause():
     ],
 )
 def test_clauses_split_where_a_new_clause_starts(text, connector):
-    from ibachat.agent.clauses import clauses
+    from ibachat.agent.reading.clauses import clauses
 
     parts = clauses(text)
     assert len(parts) == 2 and parts[1][0] == connector
@@ -452,7 +452,7 @@ def test_rejecting_an_offer_for_a_named_value_avoids_only_that_value():
         rej.reason.startswith("exact: ")
         and find(evs, "schedule.time_of_day", "early_morning")[0].polarity == 1
     )
-    from ibachat.agent.plan import build_plan
+    from ibachat.agent.alignment.plan import build_plan
 
     tool = {
         "name": "book_class",

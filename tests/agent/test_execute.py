@@ -9,9 +9,9 @@ import jsonschema
 import pytest
 from rich.console import Console
 
-from ibachat.agent.execute import check_text, fix_text, narrow_schema, write_text
+from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective, TextDirectives
+from ibachat.agent.execution.execute import check_text, fix_text, narrow_schema, write_text
 from ibachat.agent.ingest import ingest
-from ibachat.agent.plan import AlignmentPlan, ParamDirective, TextDirectives
 from ibachat.agent.planner import Planner, choose_tool
 from ibachat.errors import ConfigError, ModelUnavailable
 from ibachat.llm.base import Reply
@@ -296,7 +296,7 @@ def test_string_habits_fill_text_parameters_unless_the_task_says_otherwise(tmp_p
 def test_the_nth_means_that_day_of_this_month_or_the_next():
     from datetime import date
 
-    from ibachat.agent.slots import task_date
+    from ibachat.agent.execution.slots import task_date
 
     now = datetime(2026, 11, 30, 9, tzinfo=timezone.utc)
     assert task_date("Book my flight to Denver on the 12th", now) == date(2026, 12, 12)

@@ -8,13 +8,13 @@ from datetime import datetime, timedelta, timezone
 import jsonschema
 import pytest
 
-from ibachat.agent.execute import narrow_schema
-from ibachat.agent.freetext import SHORT_TEXT, degenerate
+from ibachat.agent.alignment.plan import AlignmentPlan
+from ibachat.agent.alignment.usual import habitual
+from ibachat.agent.execution.execute import narrow_schema
+from ibachat.agent.execution.freetext import SHORT_TEXT, degenerate
+from ibachat.agent.execution.tools import as_task_tool, get_tool
 from ibachat.agent.ingest import ingest
-from ibachat.agent.plan import AlignmentPlan
 from ibachat.agent.planner import Planner
-from ibachat.agent.tools import as_task_tool, get_tool
-from ibachat.agent.usual import habitual
 from ibachat.llm.scripted import ScriptedLLM
 from memory.memory import Memory
 

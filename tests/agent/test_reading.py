@@ -18,7 +18,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from ibachat.agent.events import extract_events
+from ibachat.agent.reading.events import extract_events
 from memory.ledger import PreferenceEvent
 from memory.types import Turn
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from ibachat.agent.resolve import Domain, resolve
+from ibachat.agent.alignment.resolve import Domain, resolve
 from memory.ledger import PreferenceEvent
 
 T0 = datetime(2025, 1, 1, tzinfo=timezone.utc)

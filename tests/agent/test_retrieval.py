@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ibachat.agent.facets import EXPAND_SCHEMA, expand, template_facets, tool_facets
-from ibachat.agent.retrieval import deep_retrieve
+from ibachat.agent.retrieval.deep import deep_retrieve
+from ibachat.agent.retrieval.facets import EXPAND_SCHEMA, expand, template_facets, tool_facets
 from ibachat.agent.types import PlannerCounters
 from ibachat.errors import ConfigError
 from ibachat.llm.scripted import TIMEOUT, ScriptedLLM

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from ibachat.agent.retrieval import deep_retrieve
+from ibachat.agent.retrieval.deep import deep_retrieve
 from memory.memory import Memory
 
 # (session date, [(key, speaker, text)]); keys label the turns the questions need.

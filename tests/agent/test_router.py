@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ibachat.agent.router import route
-from ibachat.agent.tools import as_task_tool, tools_for
+from ibachat.agent.execution.router import route
+from ibachat.agent.execution.tools import as_task_tool, tools_for
 
 TOOLS = [as_task_tool(t) for t in tools_for()]
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from ibachat.agent.salience import (
+from ibachat.agent.retrieval.salience import (
     CUE_WEIGHTS,
     RECENCY_WEIGHT,
     SALIENCE_GAIN,

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from ibachat.agent.execution.tools import as_task_tool, get_tool
 from ibachat.agent.ingest import ingest
 from ibachat.agent.planner import Planner
-from ibachat.agent.tools import as_task_tool, get_tool
 from ibachat.llm.scripted import ScriptedLLM
 from memory.memory import Memory
 from tests.agent.histories import History, call

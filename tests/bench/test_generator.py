@@ -27,7 +27,7 @@ from bench.generator.scenarios import SCENARIOS
 from bench.generator.states import STATE_BY_KEY
 from bench.generator.suite import dumps
 from bench.validate import SCHEMA_FILE, validate_suite
-from ibachat.agent.tools import REGISTRY, execute
+from ibachat.agent.execution.tools import REGISTRY, execute
 
 PERSONAS, TARGET = 40, 700
 CUE_KINDS = ("behaviour", "statement", "update", "correction", "rejection", "exception", "state")

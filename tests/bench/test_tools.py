@@ -8,7 +8,7 @@ import sys
 import pytest
 from jsonschema import Draft202012Validator
 
-from ibachat.agent.tools import (
+from ibachat.agent.execution.tools import (
     DOMAINS,
     REGISTRY,
     Tool,
@@ -120,6 +120,6 @@ def test_as_task_tool_is_a_copy_in_the_task_shape():
 
 
 def test_importing_tools_loads_no_validator_or_heavy_module():
-    code = "import sys, ibachat.agent.tools; print(sorted(m for m in ('jsonschema', 'torch', 'bench') if m in sys.modules))"
+    code = "import sys, ibachat.agent.execution.tools; print(sorted(m for m in ('jsonschema', 'torch', 'bench') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

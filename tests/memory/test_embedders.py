@@ -216,7 +216,9 @@ def test_bge_m3_dense_sparse_colbert_match_bgem3flagmodel(tiny_m3):
     assert all(not (set(w) & special) for w in got.sparse)
 
     np.testing.assert_allclose(emb.embed_batch(M3_TEXTS[:2]), got.dense[:2], atol=1e-5)
-    assert emb.embed_sparse(M3_TEXTS[:1]) == [got.sparse[0]]
+    (again,) = emb.embed_sparse(M3_TEXTS[:1])  # a second pass may differ in the last float bits
+    assert set(again) == set(got.sparse[0])
+    assert all(again[k] == pytest.approx(got.sparse[0][k], abs=1e-5) for k in again)
     assert emb.embed_batch([]).shape == (0, 32)
 
 

@@ -13,12 +13,12 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ibachat.agent.slots import task_value
+from ibachat.agent.alignment.usual import free_list, free_text
+from ibachat.agent.execution.slots import task_value
 from ibachat.agent.types import PlannerCounters
-from ibachat.agent.usual import free_list, free_text
 
 if TYPE_CHECKING:
-    from ibachat.agent.plan import AlignmentPlan, ParamDirective
+    from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective
 
 SHORT_TEXT = 80  # a name, a place, a dish: what a free-text argument may hold at most
 LONG_TEXT = 2000  # a message body or a note

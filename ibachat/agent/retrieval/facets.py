@@ -35,7 +35,7 @@ FACET_VOCAB: dict[str, str] = {
     "states": "currently right now this week for now temporary until travelling trip exams busy stressed",
 }
 
-# The salience cues each generic facet is looking for (see ibachat.agent.salience).
+# The salience cues each generic facet is looking for (see ibachat.agent.retrieval.salience).
 FACET_CUES: dict[str, frozenset[str]] = {
     "tone": frozenset({"preference"}),
     "structure": frozenset({"preference"}),

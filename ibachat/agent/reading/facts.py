@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ibachat.agent.cues import ONE_OFF
+from ibachat.agent.reading.cues import ONE_OFF
 from memory.ledger import PreferenceEvent
 from memory.types import Turn
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ibachat.agent.facets import FACET_CUES, FACET_VOCAB, content_words, is_anchored
-from ibachat.agent.salience import detect_cues, in_force
+from ibachat.agent.retrieval.facets import FACET_CUES, FACET_VOCAB, content_words, is_anchored
+from ibachat.agent.retrieval.salience import detect_cues, in_force
 from memory.types import Hit, Turn
 
 if TYPE_CHECKING:

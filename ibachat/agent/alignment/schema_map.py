@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ibachat.agent.lexicon import (
+from ibachat.agent.reading.lexicon import (
     ATTRIBUTES,
     BY_DIMENSION,
     ENUM_SYNONYMS,

@@ -12,10 +12,10 @@ import re
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from ibachat.agent.timeexpr import MONTHS, NUM, WEEKDAYS
+from ibachat.agent.reading.timeexpr import MONTHS, NUM, WEEKDAYS
 
 if TYPE_CHECKING:
-    from ibachat.agent.plan import AlignmentPlan
+    from ibachat.agent.alignment.plan import AlignmentPlan
 
 _NAME = r"([A-Z][\w'’.&-]*(?:\s+(?:of\s+|de\s+|la\s+|the\s+)?[A-Z][\w'’.&-]*)*)"
 _PLACE_PATTERNS = {

@@ -17,10 +17,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ibachat.agent.clauses import ADDITIVE, CONDITION, CONTRAST, THEN, clauses, normalise, sentences
-from ibachat.agent.cues import AFTER, BEFORE, NEGATORS, THIRD_PERSON, VERDICT_BAD, VERDICT_GOOD, Table
-from ibachat.agent.lexicon import BY_DIMENSION, avoided_values
-from ibachat.agent.mentions import Mention, Vocab, find_mentions
+from ibachat.agent.reading.clauses import ADDITIVE, CONDITION, CONTRAST, THEN, clauses, normalise, sentences
+from ibachat.agent.reading.cues import AFTER, BEFORE, NEGATORS, THIRD_PERSON, VERDICT_BAD, VERDICT_GOOD, Table
+from ibachat.agent.reading.lexicon import BY_DIMENSION, avoided_values
+from ibachat.agent.reading.mentions import Mention, Vocab, find_mentions
 
 __all__ = ["Mention", "analyse", "clauses", "find_mentions", "normalise", "sentences"]
 

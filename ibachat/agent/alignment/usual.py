@@ -14,12 +14,12 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ibachat.agent.schema_map import params
-from ibachat.agent.slots import task_value
+from ibachat.agent.alignment.schema_map import params
+from ibachat.agent.execution.slots import task_value
 
 if TYPE_CHECKING:
-    from ibachat.agent.plan import AlignmentPlan
-    from ibachat.agent.resolve import Resolution
+    from ibachat.agent.alignment.plan import AlignmentPlan
+    from ibachat.agent.alignment.resolve import Resolution
     from memory.ledger import PreferenceEvent
 
 HABITUAL = re.compile(

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ibachat.agent.facets import content_words
-from ibachat.agent.relevance import Relevance, cued
-from ibachat.agent.salience import age_label, detect_cues, past_calls_summary
+from ibachat.agent.retrieval.facets import content_words
+from ibachat.agent.retrieval.relevance import Relevance, cued
+from ibachat.agent.retrieval.salience import age_label, detect_cues, past_calls_summary
 from ibachat.agent.types import EvidenceItem
 from memory.errors import NotFound
 from memory.memory import NEVER_USE

@@ -17,10 +17,10 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from ibachat.agent.freetext import bound, screen
-from ibachat.agent.plan import AlignmentPlan, ParamDirective, TextDirectives
-from ibachat.agent.polarity import analyse, normalise
-from ibachat.agent.slots import fill_value, task_value
+from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective, TextDirectives
+from ibachat.agent.execution.freetext import bound, screen
+from ibachat.agent.execution.slots import fill_value, task_value
+from ibachat.agent.reading.polarity import analyse, normalise
 from ibachat.agent.types import PlannerCounters, ToolCall
 from ibachat.errors import IbachatError
 from ibachat.llm.base import LLM, Message, parse_json_reply
@@ -226,7 +226,7 @@ def missing_details(schema: dict[str, Any], plan: AlignmentPlan, task: str, now:
     The floor would otherwise copy the request into them and a model would invent one. The
     benchmark acts anyway (a question is not an action); the assistant asks instead.
     """
-    from ibachat.agent.usual import free_text
+    from ibachat.agent.alignment.usual import free_text
 
     props = schema.get("properties") or {}
     questions = []

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ibachat.agent.candidates import (
+from ibachat.agent.retrieval.candidates import (
     Candidate,
     MemoryLike,
     add_context,
@@ -36,9 +36,16 @@ from ibachat.agent.candidates import (
     separate_calls,
     usable,
 )
-from ibachat.agent.facets import FACET_VOCAB, expand, is_anchored, terms
-from ibachat.agent.relevance import LEXICAL_IGNORE, Floors, Found, Relevance, floors_for, lexical_query
-from ibachat.agent.salience import detect_cues, drop_near_duplicates, score_turn, select
+from ibachat.agent.retrieval.facets import FACET_VOCAB, expand, is_anchored, terms
+from ibachat.agent.retrieval.relevance import (
+    LEXICAL_IGNORE,
+    Floors,
+    Found,
+    Relevance,
+    floors_for,
+    lexical_query,
+)
+from ibachat.agent.retrieval.salience import detect_cues, drop_near_duplicates, score_turn, select
 from ibachat.agent.types import Evidence, EvidenceItem, PlannerCounters
 from ibachat.errors import ConfigError
 from memory.errors import NotFound

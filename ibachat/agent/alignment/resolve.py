@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ibachat.agent.lexicon import BY_DIMENSION
+from ibachat.agent.reading.lexicon import BY_DIMENSION
 from memory.ledger import PreferenceEvent
 
 RANK = {

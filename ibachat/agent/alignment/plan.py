@@ -14,11 +14,11 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ibachat.agent.lexicon import ATTRIBUTES, BY_DIMENSION, avoided_values, context_re
-from ibachat.agent.resolve import Decision, Domain, Resolution, resolve
-from ibachat.agent.schema_map import EXACT, NUMERIC_DIMS, Param, bindings, map_event, params
+from ibachat.agent.alignment.resolve import Decision, Domain, Resolution, resolve
+from ibachat.agent.alignment.schema_map import EXACT, NUMERIC_DIMS, Param, bindings, map_event, params
+from ibachat.agent.alignment.usual import apply_usual
+from ibachat.agent.reading.lexicon import ATTRIBUTES, BY_DIMENSION, avoided_values, context_re
 from ibachat.agent.types import Evidence, PlannerCounters
-from ibachat.agent.usual import apply_usual
 from memory.ledger import PreferenceEvent, copy_event
 
 SHORT_WORDS = 120  # "short" without a number

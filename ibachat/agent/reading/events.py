@@ -16,14 +16,23 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from ibachat.agent.clauses import own_words
-from ibachat.agent.cues import AFFIRM, CLAIM, CORRECTION, DENY, ONE_OFF, UPDATE
-from ibachat.agent.facts import AVOID_WORDS, CONF, SIGN_OFF, USE_WORDS, event, facts, numbers, with_changes
-from ibachat.agent.lexicon import BY_DIMENSION, RECOVERY, RECOVERY_STATE, STATES, phrase_table
-from ibachat.agent.polarity import OTHER_SUBJECT, Mention, analyse, normalise, sentences
-from ibachat.agent.replies import answer_to
-from ibachat.agent.schema_map import tool_vocabulary
-from ibachat.agent.timeexpr import is_open_temporary, state_end, state_start
+from ibachat.agent.alignment.schema_map import tool_vocabulary
+from ibachat.agent.reading.clauses import own_words
+from ibachat.agent.reading.cues import AFFIRM, CLAIM, CORRECTION, DENY, ONE_OFF, UPDATE
+from ibachat.agent.reading.facts import (
+    AVOID_WORDS,
+    CONF,
+    SIGN_OFF,
+    USE_WORDS,
+    event,
+    facts,
+    numbers,
+    with_changes,
+)
+from ibachat.agent.reading.lexicon import BY_DIMENSION, RECOVERY, RECOVERY_STATE, STATES, phrase_table
+from ibachat.agent.reading.polarity import OTHER_SUBJECT, Mention, analyse, normalise, sentences
+from ibachat.agent.reading.replies import answer_to
+from ibachat.agent.reading.timeexpr import is_open_temporary, state_end, state_start
 from memory.ledger import PreferenceEvent
 from memory.types import Turn
 

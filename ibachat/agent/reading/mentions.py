@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ibachat.agent.lexicon import BY_DIMENSION, context_re, lookup, normalise_phrase, phrase_table
+from ibachat.agent.reading.lexicon import BY_DIMENSION, context_re, lookup, normalise_phrase, phrase_table
 
 Vocab = dict[str, list[tuple[str, str]]]  # normalised phrase -> [(dimension, value)]
 

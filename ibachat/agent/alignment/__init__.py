@@ -1,0 +1,1 @@
+"""Broad Thinking & Deep Alignment: conflict resolution, the alignment plan, grounding into tool schemas."""

@@ -1,0 +1,1 @@
+"""Deep Retrieval: facet sub-queries, relevance, candidates from the conversation, salience."""
