@@ -210,6 +210,7 @@ class Planner:
             evidence=evidence,
             counters=counters,
             mode=self._label(),
+            embed=self._embedding(),
         )
         if self.refine and self.llm is not None:
             extra = self._refine(plan, evidence, tool, counters)
@@ -224,8 +225,14 @@ class Planner:
                     evidence=evidence,
                     counters=counters,
                     mode=self._label(),
+                    embed=self._embedding(),
                 )
         return plan
+
+    def _embedding(self) -> Callable[[list[str]], Any] | None:
+        """Texts -> vectors with the memory's embedder (its cache included), for grounding by meaning."""
+        embed = getattr(self.memory, "embed_queries", None)
+        return embed if callable(embed) else None
 
     def _ledger_events(self, tool: dict[str, Any] | None, now: datetime) -> list[PreferenceEvent]:
         ledger = getattr(self.memory, "ledger", None)

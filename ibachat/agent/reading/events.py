@@ -30,6 +30,7 @@ from ibachat.agent.reading.facts import (
     with_changes,
 )
 from ibachat.agent.reading.lexicon import BY_DIMENSION, RECOVERY, RECOVERY_STATE, STATES, phrase_table
+from ibachat.agent.reading.open_prefs import OPEN, open_events
 from ibachat.agent.reading.polarity import OTHER_SUBJECT, Mention, analyse, normalise, sentences
 from ibachat.agent.reading.replies import answer_to
 from ibachat.agent.reading.timeexpr import is_open_temporary, state_end, state_start
@@ -88,6 +89,7 @@ def task_events(task: str, now: datetime, tool: dict[str, Any] | None = None) ->
     """What the request itself asks for (applies now, whatever its scope)."""
     turn = Turn(0, "task", "user", task[:MAX_ANALYSED_CHARS], now)
     events = _user_events(turn, None, tool_vocabulary(tool), "rules")
+    events += [e for e in open_events(turn, "", "rules") if e.dimension == OPEN]
     return [
         with_changes(e, scope="general", evidence=(), reason="the task itself")
         for e in events
@@ -134,7 +136,12 @@ def _turn_events(
         return out + injected
     if turn.role == "assistant":
         return out + _claims(turn, text, vocab, extractor)
-    if turn.role != "user" or not _interesting(text, vocab):
+    if turn.role != "user":
+        return out
+    prev = _previous(turn, earlier, context)
+    assistant = next((t for t in reversed(prev) if t.role == "assistant"), None)
+    out += open_events(turn, assistant.text if assistant is not None else "", extractor)
+    if not _interesting(text, vocab):
         return out
     return out + _user_events(turn, (earlier, context), vocab, extractor)
 
