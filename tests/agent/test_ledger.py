@@ -219,6 +219,8 @@ def test_forgetting_a_turn_removes_its_events_and_catch_up_fills_gaps(tmp_path):
     assert len(memory.ledger) == 0
     memory.add_turns([_rec("s", "user", "I can't stand layovers.", 2)])  # stored without extraction
     assert catch_up(memory) == 1 and catch_up(memory) == 0
-    assert [e.value for e in memory.ledger.all() if e.polarity < 0 and e.dimension != "open"] == ["connecting"]
+    assert [e.value for e in memory.ledger.all() if e.polarity < 0 and e.dimension != "open"] == [
+        "connecting"
+    ]
     assert [e.value for e in memory.ledger.all() if e.dimension == "open"] == ["layovers"]
     memory.close()

@@ -86,6 +86,8 @@ class Wish:
     weight: float = 1.0  # strength x recency x status
     sentence: str = ""  # where it was said: for relevance to the task
     key: str = ""  # event id, for reasons
+    judged: str = ""  # a judging word whose meaning gives the polarity ("tedious"); polarity 0 until settled
+    negated: bool = False
 
 
 @dataclass
@@ -183,7 +185,7 @@ def open_wishes(events: Sequence[Any], now: Any) -> list[Wish]:
         if e.dimension == OPEN
         and e.speaker == "user"
         and e.kind in APPLIED_KINDS
-        and e.polarity != 0
+        and (e.polarity != 0 or "valence: " in e.reason)
         and e.valid_from <= now
         and (e.valid_until is None or now < e.valid_until)
         and e.scope == "general"
@@ -195,8 +197,18 @@ def open_wishes(events: Sequence[Any], now: Any) -> list[Wish]:
     out = []
     for e in latest.values():
         w = (e.confidence or 0.5) * 3 * KIND_WEIGHT.get(e.kind, 1.0)
-        out.append(Wish(e.value, 1 if e.polarity > 0 else -1, w, e.subject or e.value, e.id))
+        judged = e.reason.split("valence: ", 1)[1].split(";")[0].strip() if "valence: " in e.reason else ""
+        pol = 0 if judged and e.polarity == 0 else (1 if e.polarity > 0 else -1)
+        out.append(Wish(e.value, pol, w, e.subject or e.value, e.id, judged, "negated" in e.reason))
     return out
+
+
+def settle(wishes: Sequence[Wish], embed: Embed) -> list[Wish]:
+    """Wishes whose polarity a judging word gives get it from that word's meaning; the rest pass."""
+    pending = [w for w in wishes if w.polarity == 0 and w.judged]
+    for w, v in zip(pending, valence([w.judged for w in pending], embed)):
+        w.polarity = -v if w.negated else v
+    return [w for w in wishes if w.polarity != 0]
 
 
 def content_wishes(content: dict[str, dict[str, Any]], labels: dict[str, str]) -> list[Wish]:

@@ -23,10 +23,12 @@ from ibachat.agent.alignment.grounding import (
     open_wishes,
     param_text,
     reason_of,
+    settle,
     unit,
 )
 from ibachat.agent.alignment.schema_map import bindings, params
 from ibachat.agent.reading.lexicon import BY_DIMENSION
+from ibachat.agent.reading.spans import best_span
 from memory.ledger import PreferenceEvent
 
 MAX_TEXT_WISHES = 4
@@ -56,10 +58,11 @@ def ground_tool(
     binds = bindings(tool)
     bound = {b.attr.dimension for bs in binds.values() for b in bs}
     content = {k: v for k, v in plan.content.items() if k not in bound}  # what no parameter already carries
-    wishes: list[Wish] = open_wishes(events, now) + content_wishes(content, labels)
+    embed = _embedder(embed)
+    _spans(plan, tool, embed, task)
+    wishes: list[Wish] = settle(open_wishes(events, now), embed) + content_wishes(content, labels)
     if not wishes:
         return
-    embed = _embedder(embed)
     for param in params(tool):
         pd = plan.params.get(param.name)
         if pd is None or pd.chosen is not None or pd.source not in ("none", ""):
@@ -85,12 +88,29 @@ def ground_tool(
             pd.reason = f"by meaning: {'wants' if wish.polarity > 0 else 'avoids'} {wish.phrase[:60]!r}"
 
 
+def _spans(plan: Any, tool: dict[str, Any], embed: Embed, task: str) -> None:
+    """Required free-text parameters nothing filled: the span of the request that means them."""
+    taken: list[str] = []
+    for param in params(tool):
+        pd = plan.params.get(param.name)
+        if pd is None or param.kind != "string" or not param.required or pd.chosen is not None:
+            continue
+        if param.schema.get("format") or param.schema.get("pattern"):
+            continue  # dates and times: slot filling reads those
+        span = best_span(task, param_text(param.name, param.schema), embed, taken=taken)
+        if span is not None:
+            pd.chosen, pd.source, pd.reason = span, "task", f"the request names {span!r}"
+            taken.append(span)
+
+
 def text_notes(events: list[PreferenceEvent], now: datetime, embed: Embed | None, task: str) -> list[str]:
     """Directives for a text answer: the open preferences that bear on the request."""
-    wishes = open_wishes(events, now)
-    if not wishes or embed is None:
+    if embed is None:
         return []
     embed = _embedder(embed)
+    wishes = settle(open_wishes(events, now), embed)
+    if not wishes:
+        return []
     mat = embed([task] + [w.sentence for w in wishes])
     sims = mat[1:] @ mat[0]
     ranked = sorted(range(len(wishes)), key=lambda j: -float(sims[j]) * wishes[j].weight)

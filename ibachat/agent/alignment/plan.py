@@ -16,6 +16,7 @@ from typing import Any
 
 from ibachat.agent.alignment.grounding import Embed
 from ibachat.agent.alignment.open_plan import ground_tool, text_notes
+from ibachat.agent.alignment.quantity_plan import ground_numbers
 from ibachat.agent.alignment.resolve import Decision, Domain, Resolution, resolve
 from ibachat.agent.alignment.schema_map import EXACT, NUMERIC_DIMS, Param, bindings, map_event, params
 from ibachat.agent.alignment.usual import apply_usual
@@ -372,8 +373,10 @@ def build_plan(
         apply_usual(plan, tool, res)
         content, _ = lexicon_resolution(events, now, superseded, set(BY_DIMENSION))
         plan.content = {k: _content(d) for k, d in content.decisions.items() if d.chosen or d.avoid}
+        live = [e for e in events if e.id not in superseded]
         if embed is not None:
-            ground_tool(plan, tool, [e for e in events if e.id not in superseded], now, embed, task)
+            ground_tool(plan, tool, live, now, embed, task)
+        ground_numbers(plan, tool, live, now, embed, task)
     else:
         res, origin = _text_resolution(task, events, now, superseded)
         plan.text = _text_directives(res)

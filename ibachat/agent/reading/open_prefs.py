@@ -29,11 +29,13 @@ from datetime import timedelta
 from ibachat.agent.reading.clauses import clauses, normalise, own_words, sentences
 from ibachat.agent.reading.cues import AFTER, BEFORE, CORRECTION, DENY, NEGATORS, THIRD_PERSON, UPDATE
 from ibachat.agent.reading.polarity import OTHER_SUBJECT
+from ibachat.agent.reading.quantities import quantities
 from ibachat.agent.reading.timeexpr import is_open_temporary, state_end
 from memory.ledger import PreferenceEvent
 from memory.types import Turn
 
 OPEN = "open"  # the ledger dimension of a preference kept in the user's words
+NUMBER_DIM = "open.number"  # an amount the user stated: value "unit<op>amount", e.g. "hour>=11"
 OPEN_STATE_DAYS = 7
 # a preference said about a passing condition ("..., so soft food only"; "while my knee heals")
 _STATE_SENTENCE = re.compile(
@@ -531,4 +533,20 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
                 reason=reason,
             )
         )
+    for sentence in sentences(own_words(said)):
+        for q in quantities(sentence):
+            out.append(
+                PreferenceEvent(
+                    dimension=NUMBER_DIM,
+                    value=f"{q.unit}{q.op}{q.value:g}",
+                    kind=kind_all,
+                    valid_from=turn.time,
+                    evidence=(turn.id,) if turn.id else (),
+                    speaker="user",
+                    confidence=0.7,
+                    extractor=extractor,
+                    subject=sentence[:200],
+                    reason=f"amount: {q.span}",
+                )
+            )
     return out
