@@ -27,6 +27,7 @@ import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
@@ -383,7 +384,8 @@ def write_prefeval_suite(path: Path | str, **kwargs: Any) -> dict[str, Any]:
 
 def load_prefeval(folder: Path | str, *, limit: int | None = None, **kwargs: Any) -> Any:
     """The tasks of ``iter_tasks(folder, **kwargs)`` as a retrieval ``Dataset`` (``bench/loaders.py``):
-    the question is the query, the check's evidence turns the answer, the ``respond`` tool attached."""
+    the question is the query, the check's evidence turns the answer, the ``respond`` tool attached,
+    the form as the category; one conversation per task (each has its own history)."""
     from datetime import timedelta
 
     from bench.loaders import Conversation, Dataset, HistoryTurn, Question
@@ -391,9 +393,15 @@ def load_prefeval(folder: Path | str, *, limit: int | None = None, **kwargs: Any
 
     kwargs.setdefault("fillers", (50,))
     dataset = Dataset(Path(folder).name, "prefeval", [])
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for task in iter_tasks(folder, **kwargs):
-        if limit is not None and dataset.questions >= limit:
-            break
+        groups.setdefault((task["meta"]["form"], task["meta"]["filler"], task["meta"]["topic"]), []).append(
+            task
+        )
+    # round robin over the groups, forms innermost, so that a limit samples every form and topic
+    keys = sorted(groups, key=lambda k: (k[2], k[1], FORMS.index(k[0])))
+    order = [t for row in zip_longest(*(groups[k] for k in keys)) for t in row if t is not None]
+    for task in order[:limit] if limit is not None else order:
         turns: list[HistoryTurn] = []
         where: dict[tuple[str, int], int] = {}
         for session in task["history"]:  # already in time order
