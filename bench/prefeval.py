@@ -50,7 +50,16 @@ TOPIC_DOMAINS = {
     "travel_activities": "leisure",
     "travel_restaurant": "consumption",
 }
-DEFAULT_DOMAIN = "information"  # a topic of the other ten (not in this folder) lands here
+# a topic of the other ten (not in the development folder) by its family, else information
+FAMILY_DOMAINS = {
+    "education": "information",
+    "entertain": "leisure",
+    "lifestyle": "health",
+    "pet": "planning",
+    "shop": "consumption",
+    "travel": "planning",
+}
+DEFAULT_DOMAIN = "information"
 FILES = {
     "mcq": "mcq_options",
     "explicit": "explicit_preference",
@@ -84,6 +93,12 @@ class Pair:
     preference: str = ""
     choice: dict[str, str] = field(default_factory=dict)
     persona: list[tuple[str, str]] = field(default_factory=list)
+
+
+def domain_of(topic: str) -> str:
+    if topic in TOPIC_DOMAINS:
+        return TOPIC_DOMAINS[topic]
+    return FAMILY_DOMAINS.get(topic.split("_")[0], DEFAULT_DOMAIN)
 
 
 def split_of(topic: str) -> str:
@@ -279,7 +294,7 @@ def build_task(
     return {
         "id": task_id,
         "suite": f"prefeval-dev-seed{seed}",
-        "domain": TOPIC_DOMAINS.get(pair.topic, DEFAULT_DOMAIN),
+        "domain": domain_of(pair.topic),
         "scenario": f"prefeval_{pair.topic}",
         "task_type": "action",
         "now": now.isoformat(),

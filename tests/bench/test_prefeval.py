@@ -242,6 +242,15 @@ def test_bad_folders_are_one_clear_error(tmp_path, folder):
         read_pairs(folder, "pet_ownership", ["explicit"])
 
 
+def test_topics_map_onto_the_domains():
+    from bench.prefeval import domain_of
+    from bench.validate import DOMAINS
+
+    assert set(TOPIC_DOMAINS.values()) <= set(DOMAINS)
+    assert domain_of("shop_motors") == "transportation" and domain_of("shop_gadgets") == "consumption"
+    assert domain_of("travel_hotel") == "planning" and domain_of("unheard_of") == "information"
+
+
 def test_persona_evidence_is_the_turn_closest_to_the_preference():
     users = ["Hello there, lovely weather.", "We only ever take the train, planes scare me.", "Bye!"]
     assert persona_evidence("I am afraid of planes and prefer trains.", users) == [1]
