@@ -17,7 +17,9 @@ whose ``enum`` is the four replies, shuffled; one ``param_in`` check expects the
 Evidence: explicit, the preference turn; choice, the assistant's options and the user's pick;
 persona, the user turn(s) sharing most content words with the preference sentence.
 The filler, its times, the block's position and the option order depend on (seed, topic, pair,
-filler size) only, so the three forms of a pair share them.
+filler size) only, so the three forms of a pair share them. The aligned reply takes each of the
+four places once in every four pairs of a topic, so an agent that always picks one place scores
+chance (0.25) exactly on any multiple of four pairs per topic.
 """
 
 from __future__ import annotations
@@ -252,6 +254,22 @@ def preference_block(pair: Pair, form: str, rng: random.Random) -> tuple[list[di
     raise BadInput(f"unknown PrefEval form {form!r} (known: {', '.join(FORMS)})")
 
 
+def aligned_slot(topic: str, index: int, seed: int) -> int:
+    """Where the aligned reply goes among the four: each run of four pairs of a topic uses every
+    slot once (a seeded order per run), so always picking one slot scores exactly chance."""
+    slots = [0, 1, 2, 3]
+    random.Random(f"prefeval-slots:{seed}:{topic}:{index // 4}").shuffle(slots)
+    return slots[index % 4]
+
+
+def shuffled_options(pair: Pair, seed: int, rng: random.Random) -> list[str]:
+    """The four replies in a seeded order, the aligned one (the first given) at ``aligned_slot``."""
+    others = list(pair.options[1:])
+    rng.shuffle(others)
+    others.insert(aligned_slot(pair.topic, pair.index, seed), pair.options[0])
+    return others
+
+
 def respond_tool(options: Sequence[str]) -> dict[str, Any]:
     return {
         "name": TOOL,
@@ -275,8 +293,7 @@ def build_task(
         raise BadInput(f"filler must be 0 or more turns, got {filler}")
     source = source or FillerSource()
     pair_rng = random.Random(f"prefeval:{seed}:{pair.topic}:{pair.index}")
-    options = list(pair.options)
-    pair_rng.shuffle(options)
+    options = shuffled_options(pair, seed, pair_rng)
     block, evidence_turns = preference_block(pair, form, pair_rng)
     rng = random.Random(f"prefeval:{seed}:{pair.topic}:{pair.index}:{filler}")
     sessions = source.sessions(rng, filler)

@@ -91,6 +91,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         for (form, filler, split), cell_rows in groups.items():
             table.setdefault(f"{form}|{filler}|{split}", {})[agent] = _cell(cell_rows)
         totals = [r["timings_ms"]["total"] for r in rows]
+        by_filler: dict[int, list[float]] = defaultdict(list)
+        for row in rows:
+            by_filler[meta[row["task_id"]]["filler"]].append(row["timings_ms"]["total"])
         speed[agent] = {
             "tasks": len(rows),
             "errors": summary.errors,
@@ -98,6 +101,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             "tasks_per_s": round(len(rows) / summary.wall_s, 2) if summary.wall_s else None,
             "p50_ms": round(statistics.median(totals), 1) if totals else None,
             "p95_ms": round(statistics.quantiles(totals, n=20)[-1], 1) if len(totals) >= 2 else None,
+            "p50_ms_by_filler": {n: round(statistics.median(v), 1) for n, v in sorted(by_filler.items())},
             "results": str(summary.results),
         }
     return {
@@ -128,7 +132,9 @@ def print_table(result: dict[str, Any], agents: list[str]) -> None:
     for agent, s in result["speed"].items():
         print(
             f"{agent}: {s['tasks']} tasks, {s['errors']} failed, {s['wall_s']} s, {s['tasks_per_s']} tasks/s, "
-            f"per task p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms -> {s['results']}"
+            f"per task p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms "
+            f"(p50 by filler: {', '.join(f'{n}: {v} ms' for n, v in s['p50_ms_by_filler'].items())}) "
+            f"-> {s['results']}"
         )
 
 

@@ -202,6 +202,22 @@ def test_tasks_hold_the_preference_among_exact_filler_with_shuffled_replies(fold
     assert report.ok and report.valid == info["tasks"] == len(tasks)
 
 
+def test_the_aligned_reply_takes_every_place_equally_often():
+    import random
+
+    from bench.prefeval import Pair, shuffled_options
+
+    places = Counter()
+    for index in range(40):
+        options = ["aligned", "b", "c", "d"]
+        pair = Pair("shop_fashion", index, "q", options)
+        order = shuffled_options(pair, 0, random.Random(index))
+        assert sorted(order) == sorted(options)
+        places[order.index("aligned")] += 1
+        if index % 4 == 3:
+            assert set(places.values()) == {index // 4 + 1} and len(places) == 4
+
+
 def test_same_seed_same_tasks_other_seed_other_tasks(folder):
     first = list(iter_tasks(folder, fillers=(20,), seed=1))
     assert first == list(iter_tasks(folder, fillers=(20,), seed=1))
