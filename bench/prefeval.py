@@ -52,6 +52,7 @@ TOPIC_DOMAINS = {
     "travel_activities": "leisure",
     "travel_restaurant": "consumption",
 }
+TUNE = tuple(t for t in TOPIC_DOMAINS if t not in HELD_OUT)
 # a topic of the other ten (not in the development folder) by its family, else information
 FAMILY_DOMAINS = {
     "education": "information",
@@ -104,7 +105,9 @@ def domain_of(topic: str) -> str:
 
 
 def split_of(topic: str) -> str:
-    return "held-out" if topic in HELD_OUT else "tune"
+    """``tune`` for the seven tuning topics; ``held-out`` for the three held out and for any topic
+    outside the development set (never tuned on either)."""
+    return "tune" if topic in TUNE else "held-out"
 
 
 # ---------------------------------------------------------------- reading the folder

@@ -265,6 +265,11 @@ def test_topics_map_onto_the_domains():
     assert set(TOPIC_DOMAINS.values()) <= set(DOMAINS)
     assert domain_of("shop_motors") == "transportation" and domain_of("shop_gadgets") == "consumption"
     assert domain_of("travel_hotel") == "planning" and domain_of("unheard_of") == "information"
+    from bench.prefeval import TUNE, split_of
+
+    assert len(TUNE) == 7 and not set(TUNE) & set(HELD_OUT)
+    assert split_of("entertain_shows") == "tune" and split_of("shop_motors") == "held-out"
+    assert split_of("travel_hotel") == "held-out"  # not in the development set: never tuned on
 
 
 def test_persona_evidence_is_the_turn_closest_to_the_preference():
