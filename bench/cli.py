@@ -210,6 +210,77 @@ def generate(seed: int, personas: int, out: Path) -> None:
 
 
 @bench.command()
+@click.option(
+    "--data",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="The PrefEval folder (mcq_options/, explicit_preference/, implicit_preference/).",
+)
+@click.option(
+    "--form",
+    "forms",
+    multiple=True,
+    type=click.Choice(("explicit", "choice", "persona", "all")),
+    help="Preference forms (repeatable; default all).",
+)
+@click.option(
+    "--filler",
+    "fillers",
+    multiple=True,
+    type=click.IntRange(min=0),
+    help="Unrelated turns around the preference (repeatable; default 50).",
+)
+@click.option("--topics", help="Only these topics (comma-separated).")
+@click.option(
+    "--split",
+    type=click.Choice(("all", "tune", "held-out")),
+    default="all",
+    show_default=True,
+    help="The 7 tuning topics, the 3 held out (bench/prefeval.py HELD_OUT), or all.",
+)
+@click.option("--limit-per-topic", type=click.IntRange(min=1), help="At most this many pairs per topic.")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@click.option(
+    "--locomo",
+    type=click.Path(exists=True, path_type=Path),
+    help="Also draw filler from LoCoMo sessions (locomo10.zip or .json). Default: small talk only.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("prefeval-suite.jsonl"),
+    show_default=True,
+)
+@friendly
+def prefeval(
+    data: Path,
+    forms: tuple[str, ...],
+    fillers: tuple[int, ...],
+    topics: str | None,
+    split: str,
+    limit_per_topic: int | None,
+    seed: int,
+    locomo: Path | None,
+    out: Path,
+) -> None:
+    """Write PrefEval pairs as an IBA-Bench suite of action tasks (validated); run it with `run --data`."""
+    from bench.prefeval import write_prefeval_suite
+
+    result = write_prefeval_suite(
+        out,
+        folder=data,
+        forms="all" if not forms or "all" in forms else forms,
+        fillers=fillers or (50,),
+        topics=[t.strip() for t in topics.split(",") if t.strip()] if topics else None,
+        split=split,
+        seed=seed,
+        limit_per_topic=limit_per_topic,
+        locomo=locomo,
+    )
+    click.echo(json.dumps({**result, "seed": seed}))
+
+
+@bench.command()
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @friendly
@@ -259,7 +330,10 @@ def report(paths: tuple[Path, ...], as_json: bool, html_file: Path | None, scena
 @bench.command()
 @click.option("--data", required=True, type=click.Path(exists=True, path_type=Path), help="The dataset file.")
 @click.option(
-    "--format", "fmt", type=click.Choice(("locomo", "longmemeval", "jsonl", "iba")), help="Default: detected."
+    "--format",
+    "fmt",
+    type=click.Choice(("locomo", "longmemeval", "jsonl", "iba", "prefeval")),
+    help="Default: detected. prefeval: a PrefEval folder, all forms at 50 filler turns.",
 )
 @click.option(
     "--k", "ks", multiple=True, type=click.IntRange(min=1), help="Cut-offs (repeatable; default 5 and 10)."
