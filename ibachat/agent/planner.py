@@ -241,8 +241,8 @@ class Planner:
         names = {p.name for p in params(tool)} if tool else set()
         out = []
         for e in ledger.all():
-            if e.valid_from > now:
-                continue
+            if e.valid_from > now or e.dimension.split(".")[0] == "open":
+                continue  # open phrases come from the evidence retrieved for this task
             head, _, tail = e.dimension.partition(".")
             if (
                 not tool

@@ -174,7 +174,7 @@ APPLIED_KINDS = ("stated", "asked", "corrected", "updated", "chose", "rejected",
 KIND_WEIGHT = {"corrected": 1.5, "updated": 1.4, "asked": 1.3, "rejected": 1.2, "state": 1.4, "chose": 0.8}
 MIN_MARGIN = 0.02  # an enum value is chosen only when it is ahead of the next by this much
 CERTAIN_MARGIN = 0.25
-BOOL_MIN_SIM = 0.45
+BOOL_MIN_SIM = 0.38
 
 
 def open_wishes(events: Sequence[Any], now: Any) -> list[Wish]:
@@ -263,11 +263,12 @@ def choose_enum(
 
 
 def choose_bool(text: str, wishes: Sequence[Wish], embed: Embed) -> tuple[bool, Wish, float] | None:
-    """True or False for a boolean parameter whose meaning a wish is close to."""
+    """True or False for a boolean parameter whose meaning a wish (its phrase or its sentence) is close to."""
     if not wishes:
         return None
-    mat = embed([text] + [w.phrase for w in wishes])
-    sims = mat[1:] @ mat[0]
+    mat = embed([text] + [w.phrase for w in wishes] + [w.sentence or w.phrase for w in wishes])
+    n = len(wishes)
+    sims = np.maximum(mat[1 : 1 + n] @ mat[0], mat[1 + n :] @ mat[0])
     j = int(np.argmax(sims))
     if float(sims[j]) < BOOL_MIN_SIM:
         return None

@@ -32,6 +32,10 @@ class Measure:
 
 
 _WORDS = re.compile(r"[a-z]+")
+MONEY_WORDS = frozenset(
+    "price prices cost costs budget fare fares amount spend spending pay paid usd eur gbp dollars euros pounds "
+    "fee fees money rate tariff charge".split()
+)
 
 
 def measure(param: Param) -> Measure | None:
@@ -39,36 +43,21 @@ def measure(param: Param) -> Measure | None:
     name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", param.name).lower()
     desc = str(param.schema.get("description") or "").lower()
     words = set(_WORDS.findall(name.replace("_", " "))) | set(_WORDS.findall(desc))
-    text = f"{name} {desc}"
+    name_words = set(name.replace("-", "_").split("_"))
     bound = (
         "max"
-        if re.search(
-            r"(?:^|_)(?:max|maximum|limit|cap|budget|up_?to|at_?most)(?:_|$)|\b(?:at most|maximum|up to|no more than)\b",
-            text,
-        )
+        if name_words & {"max", "maximum", "limit", "cap", "budget", "upto", "ceiling"}
+        or re.search(r"\b(?:at most|maximum|up to|no more than|the most)\b", desc)
         else "min"
-        if re.search(r"(?:^|_)(?:min|minimum|at_?least)(?:_|$)|\b(?:at least|minimum)\b", name + " " + desc)
-        and not re.search(r"(?:^|_)mins?(?:_|$)", name)
+        if name_words & {"minimum", "least", "floor"}
+        or (name_words & {"min"} and "minutes" not in words)
+        or re.search(r"\b(?:at least|minimum|the least)\b", desc)
         else ""
     )
     lo, hi = param.schema.get("minimum"), param.schema.get("maximum")
     if words & {"percent", "percentage", "pct"} or "%" in desc:
         return Measure("percent", 1.0, bound)
-    if words & {
-        "price",
-        "cost",
-        "budget",
-        "fare",
-        "amount",
-        "spend",
-        "usd",
-        "eur",
-        "gbp",
-        "dollars",
-        "euros",
-        "fee",
-        "money",
-    }:
+    if words & MONEY_WORDS or re.search(r"[$€£]", desc):
         return Measure("money", 1.0, bound)
     if words & {"km", "kilometres", "kilometers", "miles", "distance", "radius"}:
         return Measure("distance", 1.609 if "miles" in words else 1.0, bound)
@@ -172,11 +161,14 @@ def ground_numbers(
                 pd.chosen = int(round(pd.chosen))
 
 
-def _window(text: str, span: str, width: int = 40) -> str:
-    i = text.lower().find(span.lower())
+def _window(text: str, span: str) -> str:
+    """The amount with the words it measures: "a 45 minute call" -> "45 minute call"."""
+    low = text.lower()
+    i = low.find(span.lower())
     if i < 0:
         return text
-    return text[max(0, i - width) : i + len(span) + width]
+    after = re.match(r"\s*((?:[\w'-]+\s*){0,2})", text[i + len(span) :])
+    return (span + " " + (after.group(1) if after else "")).strip()
 
 
 def _apply(pd: Any, q: Quantity, m: Measure, p: Param, reason: str, *, certain: bool) -> None:

@@ -209,9 +209,9 @@ def route(
     import numpy as np
 
     request = _request_text(message)
-    mat = np.asarray(embed([request] + [tool_text(t) for t in tools]), dtype=np.float32)
+    mat = np.asarray(embed([request, message] + [tool_text(t) for t in tools]), dtype=np.float32)
     mat = mat / np.maximum(np.linalg.norm(mat, axis=1, keepdims=True), 1e-9)
-    sims = mat[1:] @ mat[0]
+    sims = np.maximum(mat[2:] @ mat[0], mat[2:] @ mat[1])  # the asking clause, or the whole message
     score = [float(s) + 0.03 * min(lex, 8) for s, lex in zip(sims, lexical)]
     by_meaning = max(range(len(tools)), key=lambda i: score[i])
     if words_say is not None and words_say != by_meaning:

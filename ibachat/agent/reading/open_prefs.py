@@ -25,9 +25,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from ibachat.agent.reading.clauses import clauses, normalise, own_words, sentences
 from ibachat.agent.reading.cues import AFTER, BEFORE, CORRECTION, DENY, NEGATORS, THIRD_PERSON, UPDATE
+from ibachat.agent.reading.lexicon import STATES
 from ibachat.agent.reading.polarity import OTHER_SUBJECT
 from ibachat.agent.reading.quantities import quantities
 from ibachat.agent.reading.timeexpr import is_open_temporary, state_end
@@ -114,7 +116,7 @@ STANCE_AFTER: list[tuple[str, int, int]] = [
         2,
     ),
     (
-        r"(?:leaves?|left) me cold|(?:puts?|put) me off|turns? me off|(?:is|are) not my (?:thing|style|speed|scene)",
+        r"(?:leaves?|left) me cold|(?:puts?|put) me off|turns? me off|(?:is|are|'s) (?:just |really |simply |totally )?not my (?:thing|style|speed|scene|cup of tea)",
         -1,
         3,
     ),
@@ -168,6 +170,8 @@ _FACT = re.compile(
     r"(?P<obj>(?:a|an|two|three|some|my|our)\s+[a-z][\w' -]{2,40})"
     r"|\b(?:i|we) (?:work|do|am on|'m on) (?P<obj2>(?:the )?(?:night|nights|night shifts?|late shifts?|early shifts?|"
     r"weekends|shifts|remotely|from home)[\w ]{0,20})"
+    r"|\b(?:my|our) (?P<obj4>[a-z][\w'-]{2,30}(?: [a-z][\w'-]{2,30})?) (?:comes?|travels?|goes|stays?|lives?|sleeps?|"
+    r"is always|always comes) with (?:me|us)\b"
     r"|\b(?:i'm|i am|we're|we are) (?P<obj3>(?:a|an) [a-z][\w' -]{2,40}?)(?= and |,|$)"
 )
 _YOU_SUBJECT = re.compile(r"^(?:you|you're|you've|you'd|your)\b")
@@ -451,10 +455,15 @@ def read_open(text: str, assistant_text: str = "") -> list[OpenPref]:
         if any(p.sentence == sentence for p in out):
             continue
         for m in _FACT.finditer(sentence):
-            obj = clean(m.group("obj") or m.group("obj2") or m.group("obj3") or "")
+            obj = clean(m.group("obj") or m.group("obj2") or m.group("obj3") or m.group("obj4") or "")
             if _usable(obj) and not any(obj in p.phrase or p.phrase in obj for p in out):
                 out.append(OpenPref(obj, 1, 1, sentence, "fact"))
-    if assistant_text and not options and DENY.search(said) and len(said.split()) <= 8:
+    if (
+        assistant_text
+        and not options
+        and (DENY.search(said) or _DECLINE.match(said))
+        and len(said.split()) <= 20
+    ):
         offer = _offer(normalise(assistant_text))
         if offer:
             out.append(OpenPref(offer, -1, 2, said[:200], "declined"))
@@ -469,6 +478,10 @@ def _unwrapped(text: str) -> str:
     return text
 
 
+_DECLINE = re.compile(
+    r"^(?:(?:god|oh|hell|ugh|um|hmm|ah|gosh|lord|christ|jeez|urgh|eh)[,!.]?\s+)+(?:no|nope|nah|never|please no)\b"
+    r"|^(?:pass|hard pass|i'll pass|no chance|not a chance|not for me|not happening|absolutely not|definitely not)\b"
+)
 _OFFER = re.compile(
     r"(?:how about|what about|shall i (?:book|get|order|add|put|pick|reserve|find|schedule)|should i (?:book|get|order|add)|"
     r"would you like|do you want|want me to (?:book|get|order|add)|i (?:could|can) (?:book|get|order|suggest|recommend)|"
@@ -494,6 +507,33 @@ _KIND = {"choice": "chose", "passed-over": "rejected", "declined": "rejected"}
 _CONFIDENCE = {3: 0.8, 2: 0.65, 1: 0.5}
 
 
+_ASKS = re.compile(
+    r"\b(?:give me|make it|make that|set it to|keep it (?:at|to|under)|i want|i need|i'd like|i would like|i always|"
+    r"i usually|i normally|i prefer|i'd prefer|i'd rather|i like|let's do|let us do|go with|stick to|only)\b"
+)
+_NEXT_SPAN = re.compile(r"\bfor the (?:next|coming) (?:(\w+) )?(days?|weeks?|months?)\b")
+_SPAN_DAYS = {"day": 1, "week": 7, "month": 30}
+
+
+def _state_until(sentence: str, when: Any) -> Any:
+    """When a preference said about a passing state stops holding (None: it does not pass)."""
+    until, _ = state_end(sentence, when)
+    if until is not None:
+        return until
+    m = _NEXT_SPAN.search(sentence)
+    if m:
+        n = m.group(1)
+        count = int(n) if n and n.isdigit() else _WORD_NUMBERS.get(n or "", 1)
+        return when + timedelta(days=count * _SPAN_DAYS[m.group(2).rstrip("s")])
+    for state in STATES:
+        if re.search(state.trigger, sentence):
+            return when + timedelta(days=state.days)
+    return None
+
+
+_WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "few": 3, "couple": 2}
+
+
 def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> list[PreferenceEvent]:
     """Ledger events for the open preferences of one user turn (dimension ``open``, value = the phrase)."""
     if turn.role != "user" or not turn.text.strip():
@@ -505,7 +545,7 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
     whole_end, _ = state_end(said, turn.time)
     for p in prefs:
         kind = _KIND.get(p.how, kind_all)
-        until, _ = state_end(p.sentence, turn.time)
+        until = _state_until(p.sentence, turn.time)
         if until is None and is_open_temporary(p.sentence):
             until = turn.time + timedelta(days=OPEN_STATE_DAYS)
         if until is None and _STATE_SENTENCE.search(p.sentence):
@@ -534,7 +574,10 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
             )
         )
     for sentence in sentences(own_words(said)):
+        stance = bool(_cues(sentence)) or bool(_ASKS.search(sentence))
         for q in quantities(sentence):
+            if q.op == "=" and not stance:
+                continue  # "convert 150 euros" is a question about an amount, not a wish for one
             out.append(
                 PreferenceEvent(
                     dimension=NUMBER_DIM,

@@ -78,15 +78,27 @@ def _number(word: str) -> float | None:
         return None
 
 
+_NEGATED = re.compile(
+    r"\b(?:won't|wont|don't|dont|not|never|no|can't|cannot|wouldn't|shouldn't)\b(?:\s+\w+){0,2}\s*$"
+)
+
+
 def _op(text: str, start: int, end: int, default: str = "=") -> str:
     before = text[max(0, start - 22) : start]
     after = text[end : end + 16]
     lower, upper = _LOWER.search(before), _UPPER.search(before)
     if lower and upper:  # "no later than" holds "later than": the longer phrase says it
-        return ">=" if lower.start() < upper.start() else "<="
-    if lower or _AFTER_LOWER.match(after):
+        lower, upper = (lower, None) if lower.start() < upper.start() else (None, upper)
+    found = lower or upper
+    if found is not None:
+        op = ">=" if lower else "<="
+        lead = text[max(0, start - 22 - 24) : max(0, start - 22) + found.start()]
+        if _NEGATED.search(lead) and not re.match(r"(?:no|not)\b", found.group(0)):
+            op = "<=" if op == ">=" else ">="  # "won't go over 95": at most 95
+        return op
+    if _AFTER_LOWER.match(after):
         return ">="
-    if upper or _AFTER_UPPER.match(after):
+    if _AFTER_UPPER.match(after):
         return "<="
     return default
 

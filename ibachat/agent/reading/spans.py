@@ -31,6 +31,7 @@ _TIMEY = re.compile(
     re.I,
 )
 MIN_SIM = 0.2
+NAME_BONUS = 0.15
 
 
 def candidates(task: str) -> list[str]:
@@ -70,5 +71,11 @@ def best_span(
     mat = np.asarray(embed([about] + spans), dtype=np.float32)
     mat = mat / np.maximum(np.linalg.norm(mat, axis=1, keepdims=True), 1e-9)
     sims = mat[1:] @ mat[0]
+    echo = set(re.findall(r"[a-z]+", about.lower()))
+    for i, span in enumerate(spans):
+        if span[:1].isupper():
+            sims[i] += NAME_BONUS  # a name is what a free-text slot usually wants
+        if set(re.findall(r"[a-z]+", span.lower())) <= echo:
+            sims[i] -= 1.0  # the parameter's own words ("to stay" for "where to stay") are not a value
     best = int(np.argmax(sims))
     return spans[best] if float(sims[best]) >= MIN_SIM else None
