@@ -29,21 +29,23 @@ def export_line(turn: Turn) -> str:
 def _history_records(task: dict[str, Any], lineno: int) -> Iterator[dict[str, Any]]:
     history = task.get("history")
     if not isinstance(history, list):
-        raise BadInput(f"line {lineno}: history must be a list of sessions")
+        raise BadInput(f"{lineno}: history must be a list of sessions")
     for s_index, session in enumerate(history):
         if not isinstance(session, dict) or not {"session_id", "time", "turns"} <= session.keys():
-            raise BadInput(f"line {lineno}: history[{s_index}] needs session_id, time and turns")
+            raise BadInput(f"{lineno}: history[{s_index}] needs session_id, time and turns")
         try:
             start = parse_time(session["time"])
         except (TypeError, ValueError):
             raise BadInput(
-                f"line {lineno}: history[{s_index}].time {session['time']!r} is not ISO-8601"
+                f"{lineno}: history[{s_index}].time {session['time']!r} is not an ISO-8601 string"
             ) from None
+        if not isinstance(session["turns"], list):
+            raise BadInput(f"{lineno}: history[{s_index}].turns must be a list")
         for t_index, turn in enumerate(session["turns"]):
             if not isinstance(turn, dict):
-                raise BadInput(f"line {lineno}: history[{s_index}].turns[{t_index}] is not an object")
+                raise BadInput(f"{lineno}: history[{s_index}].turns[{t_index}] is not an object")
             rec = {
-                "session_id": str(session["session_id"]),
+                "session_id": session["session_id"],
                 "role": turn.get("role"),
                 "text": turn.get("text"),
                 "time": (start + timedelta(seconds=t_index)).isoformat(),
@@ -75,9 +77,14 @@ def read_import_file(path: Path) -> list[dict[str, Any]]:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise BadInput(f"{path}:{lineno}: not valid JSON ({exc.msg}); nothing was imported") from None
+            except RecursionError:
+                raise BadInput(f"{path}:{lineno}: JSON nested too deeply; nothing was imported") from None
             if not isinstance(obj, dict):
                 raise BadInput(f"{path}:{lineno}: expected a JSON object; nothing was imported")
-            candidates = list(_history_records(obj, lineno)) if "history" in obj else [obj]
+            try:
+                candidates = list(_history_records(obj, lineno)) if "history" in obj else [obj]
+            except BadInput as exc:
+                raise BadInput(f"{path}:{exc}; nothing was imported") from None
             for rec in candidates:
                 if "time" not in rec:
                     raise BadInput(f"{path}:{lineno}: missing field: time; nothing was imported")

@@ -282,6 +282,47 @@ class Memory:
             self._index_turns(turns)
         return turns
 
+    def import_turns(
+        self, records: Iterable[dict[str, Any]], progress: Progress | None = None
+    ) -> dict[str, int]:
+        """Add many turns as one transaction, skipping turns the store already holds.
+
+        A turn is already held when its session, role, instant and text match one in the store
+        (or earlier in ``records``), so importing a file twice, or again after a kill, adds
+        nothing twice. Texts are embedded through the cache before anything is stored, so a run
+        cut short resumes where it stopped; the turns then become visible in one atomic step
+        (:meth:`TurnStore.add_atomic`) and are indexed. Returns imported/skipped/cached counts.
+        """
+        clean = [TurnStore.normalise(r) for r in records]
+        seen = {_turn_key(rec) for _, rec in self.store.iter_records()}
+        fresh: list[dict[str, Any]] = []
+        for rec in clean:
+            key = _turn_key(rec)
+            if key not in seen:
+                seen.add(key)
+                fresh.append(rec)
+        usable = [i for i, rec in enumerate(fresh) if NEVER_USE not in rec.get("flags", ())]
+        if usable:
+            self._indexes(progress)  # brought up to date with the store as it is before the import
+        texts = [fresh[i]["text"] for i in usable]
+        cached = sum(v is not None for v in self.cache.get_many(texts)) if texts else 0
+        chunks = []
+        step = 256
+        for start in range(0, len(texts), step):
+            chunks.append(self.cache.embed_with(self.embedder, texts[start : start + step]))
+            if progress:
+                progress("embedding", min(start + step, len(texts)), len(texts))
+        turns = self.store.add_atomic(fresh, progress)
+        if usable:
+            import numpy as np
+
+            vectors, lexical = self._indexes()
+            ids = [turns[i].id for i in usable]
+            vectors.add(ids, np.concatenate(chunks))
+            lexical.add(ids, texts)
+            self.save_indexes()
+        return {"imported": len(turns), "skipped": len(clean) - len(fresh), "cached": cached}
+
     def _index_turns(self, turns: Sequence[Turn]) -> None:
         vectors, lexical = self._indexes()
         ids = [t.id for t in turns]
@@ -435,6 +476,17 @@ class Memory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _turn_key(rec: dict[str, Any]) -> bytes:
+    """What makes two turns the same for import: session, role, instant and text."""
+    import hashlib
+
+    from memory.types import parse_time
+
+    instant = repr(parse_time(rec["time"]).timestamp())
+    raw = "\x00".join((str(rec["session_id"]), rec["role"], instant, rec["text"]))
+    return hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 def _state_matches(path: Path, token: str, model: str) -> bool:

@@ -21,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from memory import staging
 from memory.atomic import atomic_write_text, clean_temporaries
 from memory.errors import BadInput, NotFound
 from memory.paths import ensure_private_dir
@@ -29,6 +30,14 @@ from memory.types import ROLES, SOURCES, Turn, parse_time
 
 SEGMENT_RE = re.compile(r"^seg-(\d{6,})\.json$")
 MANIFEST = "manifest.json"
+
+
+def _kind(value: object) -> str:
+    """How a wrong value is named in an error: its JSON type and a short repr."""
+    names = {type(None): "null", bool: "a boolean", int: "a number", float: "a number", dict: "an object"}
+    name = names.get(type(value), "a list" if isinstance(value, list) else type(value).__name__)
+    text = repr(value)
+    return f"{name} ({text[:40]}{'…' if len(text) > 40 else ''})" if value is not None else name
 
 
 def _epoch(value: str) -> float:
@@ -50,9 +59,11 @@ class TurnStore:
         self.fsync = fsync
         self.max_turns = max_turns
         self.max_bytes = max_bytes
+        self.rolled_back: list[str] = []  # segments of an import a kill cut short, removed on open
         if not readonly:
             ensure_private_dir(self.folder)
             clean_temporaries(self.folder)
+            self.rolled_back = staging.roll_back(self.folder, fsync=fsync)
         self._segments: list[Segment] = []
         self._numbers: list[int] = []
         self._first_ids: list[int | None] = []
@@ -63,10 +74,11 @@ class TurnStore:
     # ------------------------------------------------------------------ layout
     def _scan(self) -> None:
         numbered = []
+        staged = set(staging.pending_segments(self.folder))  # a reader never sees an uncommitted import
         if self.folder.is_dir():
             for entry in self.folder.iterdir():
                 m = SEGMENT_RE.match(entry.name)
-                if m:
+                if m and entry.name not in staged:
                     numbered.append((int(m.group(1)), entry))
         numbered.sort()
         self._numbers = [n for n, _ in numbered]
@@ -149,15 +161,25 @@ class TurnStore:
 
     @staticmethod
     def normalise(rec: dict[str, Any]) -> dict[str, Any]:
-        """Validate one incoming record; raise BadInput with a one-line reason."""
+        """Validate one incoming record; raise BadInput with a one-line reason.
+
+        ``session_id`` is a non-empty string (an integer is taken as its digits); ``time`` an
+        ISO-8601 string; ``flags`` a list of strings, and a single string is read as a one-flag
+        list. Text that cannot be written as UTF-8 (a lone surrogate) is refused.
+        """
         missing = [k for k in ("session_id", "role", "text") if k not in rec]
         if missing:
             raise BadInput(f"missing field(s): {', '.join(missing)}")
+        session = rec["session_id"]
+        if isinstance(session, int) and not isinstance(session, bool):
+            session = str(session)
+        if not isinstance(session, str) or not session.strip():
+            raise BadInput(f"session_id must be a non-empty string, not {_kind(session)}")
         role = rec["role"]
         if role not in ROLES:
             raise BadInput(f"role must be one of {', '.join(ROLES)}, not {role!r}")
         if not isinstance(rec["text"], str):
-            raise BadInput("text must be a string")
+            raise BadInput(f"text must be a string, not {_kind(rec['text'])}")
         source = rec.get("source") or "chat"
         if source not in SOURCES:
             raise BadInput(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
@@ -165,12 +187,12 @@ class TurnStore:
         try:
             when = parse_time(raw_time) if raw_time is not None else datetime.now().astimezone()
         except (TypeError, ValueError) as exc:
-            raise BadInput(f"time {raw_time!r} is not ISO-8601") from exc
+            raise BadInput(f"time {raw_time!r} is not an ISO-8601 string") from exc
         tool_call = rec.get("tool_call")
         if tool_call is not None and not (isinstance(tool_call, dict) and "name" in tool_call):
             raise BadInput("tool_call must be an object with a name")
         out: dict[str, Any] = {
-            "session_id": str(rec["session_id"]),
+            "session_id": session,
             "role": role,
             "text": rec["text"],
             "time": when.isoformat(),
@@ -178,8 +200,22 @@ class TurnStore:
         }
         if tool_call is not None:
             out["tool_call"] = tool_call
-        if rec.get("flags"):
-            out["flags"] = list(rec["flags"])
+        flags = rec.get("flags")
+        if isinstance(flags, str):
+            flags = [flags]
+        if flags is not None and not (
+            isinstance(flags, list) and all(isinstance(f, str) and f.strip() for f in flags)
+        ):
+            raise BadInput(f"flags must be a list of strings, not {_kind(flags)}")
+        if flags:
+            out["flags"] = sorted(set(flags))
+        try:
+            json.dumps(out, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else "?"
+            raise BadInput(f"holds {bad!r}, a lone surrogate that is not valid Unicode") from None
+        except (TypeError, ValueError) as exc:
+            raise BadInput(f"holds a value JSON cannot store ({exc})") from None
         return out
 
     def add(self, records: Iterable[dict[str, Any]]) -> list[Turn]:
@@ -208,6 +244,37 @@ class TurnStore:
                 self._first_ids[index] = int(batch[0]["id"])
             turns.extend(Turn.from_record(r) for r in batch)
         return turns
+
+    def add_atomic(
+        self, records: Iterable[dict[str, Any]], progress: staging.Progress | None = None
+    ) -> list[Turn]:
+        """Append many turns as one transaction (see :mod:`memory.staging`): all or none survive a kill.
+
+        The turns go into new segments after the newest one, so the cost is that of writing
+        them, whatever the size of the store.
+        """
+        if self.readonly:
+            raise BadInput("the store is open read-only")
+        clean = [self.normalise(r) for r in records]
+        if not clean:
+            return []
+        first_id = self.next_id()
+        number = (self._numbers[-1] + 1) if self._numbers else 0
+        chunks = staging.chunk(clean, self.max_turns, self.max_bytes)
+        new = staging.stage_and_commit(
+            self.folder, number, first_id, chunks, fsync=self.fsync, progress=progress
+        )
+        sealed = len(self._segments)
+        for i, seg in enumerate(new):
+            self._segments.append(seg)
+            self._numbers.append(number + i)
+            self._first_ids.append(min(seg.records()))
+        for index in range(max(0, sealed - 1), len(self._segments) - 1):
+            self._stats(index)
+        self._save_manifest()
+        return [
+            Turn.from_record({**rec, "id": turn_id}) for seg in new for turn_id, rec in seg.records().items()
+        ]
 
     def delete(self, ids: Iterable[int]) -> list[Turn]:
         """Remove turns; returns the turns removed (unknown ids are ignored)."""

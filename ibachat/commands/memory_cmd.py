@@ -189,17 +189,28 @@ def export_(obj: dict[str, Any], out: Path | None) -> None:
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.pass_obj
 def import_(obj: dict[str, Any], path: Path) -> None:
-    """Import turns from JSON Lines (or IBA-Bench task files); all or nothing."""
+    """Import turns from JSON Lines (or IBA-Bench task files): all or nothing, secrets redacted.
+
+    Turns the store already holds (same session, role, time and text) are skipped, so a file
+    can be imported again, e.g. after an interrupted run, which resumes from its embeddings.
+    """
+    from ibachat.redact import redact
     from memory.jsonl import read_import_file
 
     records = read_import_file(path)
+    kinds: set[str] = set()
+    for rec in records:
+        rec["text"], found = redact(rec["text"])
+        kinds.update(found)
     with open_memory(obj) as mem:
         with progress_bar("importing") as update:
-            step = 512
-            for start in range(0, len(records), step):
-                mem.add_turns(records[start : start + step])
-                update("embedding", min(start + step, len(records)), len(records))
-        err_console().print(f"imported {len(records)} turn(s) from {path}")
+            result = mem.import_turns(records, update)
+    if result["cached"] and result["imported"]:
+        err_console().print(f"resumed: {result['cached']:,} turn(s) were already embedded")
+    if kinds:
+        err_console().print(f"redacted before storing: {', '.join(sorted(kinds))}")
+    skipped = f", skipped {result['skipped']:,} already remembered" if result["skipped"] else ""
+    err_console().print(f"imported {result['imported']:,} turn(s) from {path}{skipped}")
 
 
 @memory.command()
