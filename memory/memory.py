@@ -63,6 +63,7 @@ class Memory:
         readonly: bool = False,
         cache_dir: Path | None = None,
         fsync: bool = True,
+        repair: bool = False,
     ) -> None:
         self.home = Path(home)
         self.readonly = readonly
@@ -71,7 +72,7 @@ class Memory:
             ensure_private_dir(self.home)
             self._lock.acquire()
             clean_temporaries(self.home)  # a killed writer's half-written files
-        self.store = TurnStore(self.home / "turns", readonly=readonly, fsync=fsync)
+        self.store = TurnStore(self.home / "turns", readonly=readonly, fsync=fsync, repair=repair)
         self._embedder_spec = embedder
         self._embedder: Embedder | None = embedder if not isinstance(embedder, (str, type(None))) else None
         self._cache_dir = Path(cache_dir) if cache_dir else self.home / "cache"
@@ -82,6 +83,7 @@ class Memory:
         self._unsaved = 0
         self.fsync = fsync
         self.last_reconcile: dict[str, int] = {}
+        self.index_damage: list[str] = []  # what the last index load found wrong (and rebuilt)
 
     @classmethod
     def open(
@@ -92,6 +94,7 @@ class Memory:
         readonly: bool = False,
         cache_dir: Path | None = None,
         fsync: bool = True,
+        repair: bool = False,
     ) -> Memory:
         return cls(
             Path(home) if home else default_home(),
@@ -99,6 +102,7 @@ class Memory:
             readonly=readonly,
             cache_dir=cache_dir,
             fsync=fsync,
+            repair=repair,
         )
 
     # ------------------------------------------------------------ components
@@ -160,23 +164,36 @@ class Memory:
 
         vec_path, lex_path, state_path = self._index_paths()
         ndim = self.embedder.ndim
+        state = _read_state(state_path)
+        self.index_damage = self.index_problems(state)  # checked before a file is trusted
+        damaged = {p.split(" ", 1)[0] for p in self.index_damage}
         vectors = lexical = None
         if not rebuild:
             try:
-                vectors = VectorIndex.load(vec_path, ndim)
-                lexical = LexicalIndex.load(lex_path)
-            except CorruptFile:
-                vectors = lexical = None  # derived data: rebuilt from the store below
+                vectors = None if vec_path.name in damaged else VectorIndex.load(vec_path, ndim)
+            except CorruptFile as exc:
+                self.index_damage.append(str(exc))
+            try:
+                lexical = None if lex_path.name in damaged else LexicalIndex.load(lex_path)
+            except CorruptFile as exc:
+                self.index_damage.append(str(exc))
+        # derived data: what is missing or damaged is rebuilt from the store by the reconcile
         self._vectors = vectors if vectors is not None else VectorIndex(ndim)
         self._lexical = lexical if lexical is not None else LexicalIndex()
-        try:
-            state = json.loads(state_path.read_text("utf-8"))
-        except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
-            state = {}
         current = (
-            state.get("token") == self.store.state_token() and state.get("model") == self.embedder.model_id
+            state.get("token") == self.store.state_token()
+            and state.get("model") == self.embedder.model_id
+            and not self.index_damage
         )
         self.last_reconcile = self._reconcile_loaded(progress) if (not current or rebuild) else {}
+
+    def index_problems(self, state: dict[str, Any] | None = None) -> list[str]:
+        """Index files that differ from the sizes and checksums saved in ``index/state.json``."""
+        from memory.integrity import recorded_index_damage
+
+        _, _, state_path = self._index_paths()
+        state = _read_state(state_path) if state is None else state
+        return recorded_index_damage(state_path.parent, state, self.store.state_token())
 
     def reconcile(self, progress: Progress | None = None) -> dict[str, int]:
         """Make both indexes hold exactly the usable turns of the store; returns what changed."""
@@ -238,7 +255,16 @@ class Memory:
     def _write_state(self) -> None:
         _, _, state_path = self._index_paths()
         ensure_private_dir(state_path.parent)
-        state = {"token": self.store.state_token(), "model": self.embedder.model_id, "saved": time.time()}
+        from memory.integrity import file_digest
+
+        vec_path, lex_path, _ = self._index_paths()
+        files = {p.name: d for p in (vec_path, lex_path) if (d := file_digest(p)) is not None}
+        state = {
+            "token": self.store.state_token(),
+            "model": self.embedder.model_id,
+            "saved": time.time(),
+            "files": files,
+        }
         atomic_write_text(state_path, json.dumps(state), fsync=self.fsync)
 
     def save_indexes(self) -> None:
@@ -285,43 +311,10 @@ class Memory:
     def import_turns(
         self, records: Iterable[dict[str, Any]], progress: Progress | None = None
     ) -> dict[str, int]:
-        """Add many turns as one transaction, skipping turns the store already holds.
+        """Add many turns as one transaction, skipping those already held (:mod:`memory.importer`)."""
+        from memory.importer import import_turns
 
-        A turn is already held when its session, role, instant and text match one in the store
-        (or earlier in ``records``), so importing a file twice, or again after a kill, adds
-        nothing twice. Texts are embedded through the cache before anything is stored, so a run
-        cut short resumes where it stopped; the turns then become visible in one atomic step
-        (:meth:`TurnStore.add_atomic`) and are indexed. Returns imported/skipped/cached counts.
-        """
-        clean = [TurnStore.normalise(r) for r in records]
-        seen = {_turn_key(rec) for _, rec in self.store.iter_records()}
-        fresh: list[dict[str, Any]] = []
-        for rec in clean:
-            key = _turn_key(rec)
-            if key not in seen:
-                seen.add(key)
-                fresh.append(rec)
-        usable = [i for i, rec in enumerate(fresh) if NEVER_USE not in rec.get("flags", ())]
-        if usable:
-            self._indexes(progress)  # brought up to date with the store as it is before the import
-        texts = [fresh[i]["text"] for i in usable]
-        cached = sum(v is not None for v in self.cache.get_many(texts)) if texts else 0
-        chunks = []
-        step = 256
-        for start in range(0, len(texts), step):
-            chunks.append(self.cache.embed_with(self.embedder, texts[start : start + step]))
-            if progress:
-                progress("embedding", min(start + step, len(texts)), len(texts))
-        turns = self.store.add_atomic(fresh, progress)
-        if usable:
-            import numpy as np
-
-            vectors, lexical = self._indexes()
-            ids = [turns[i].id for i in usable]
-            vectors.add(ids, np.concatenate(chunks))
-            lexical.add(ids, texts)
-            self.save_indexes()
-        return {"imported": len(turns), "skipped": len(clean) - len(fresh), "cached": cached}
+        return import_turns(self, records, progress)
 
     def _index_turns(self, turns: Sequence[Turn]) -> None:
         vectors, lexical = self._indexes()
@@ -419,6 +412,7 @@ class Memory:
         return rrf_fuse(lists, k=k, c=RRF_C)
 
     def stats(self) -> dict[str, Any]:
+        store_damage = [d["problem"] for d in self.store.check()]
         roles: dict[str, int] = {}
         sources: dict[str, int] = {}
         sessions: set[str] = set()
@@ -434,6 +428,7 @@ class Memory:
             return sum(f.stat().st_size for f in p.rglob("*") if f.is_file()) if p.is_dir() else 0
 
         vec_path, lex_path, state_path = self._index_paths()
+        index_damage = self.index_problems()
         return {
             "home": str(self.home),
             "turns": sum(roles.values()),
@@ -452,9 +447,22 @@ class Memory:
             "index": {
                 "vectors_file": vec_path.exists(),
                 "lexical_file": lex_path.exists(),
-                "in_sync": _state_matches(state_path, self.store.state_token(), self.embedder.model_id),
+                "in_sync": _state_matches(state_path, self.store.state_token(), self.embedder.model_id)
+                and not index_damage,
+                "damage": index_damage,
             },
+            "damage": store_damage + index_damage,
         }
+
+    def repair(self, progress: Progress | None = None) -> list[str]:
+        """Salvage damaged segments, note missing ones, rebuild damaged indexes; what was done."""
+        from memory.repair import repair_store
+
+        lines = repair_store(self.store)
+        self._vectors = self._lexical = None
+        self._load_indexes(progress)
+        lines += [f"index {p}; rebuilt from the turn store" for p in self.index_damage]
+        return lines
 
     def reindex(self, progress: Progress | None = None) -> dict[str, int]:
         """Rebuild both indexes from the store (e.g. after switching embedder)."""
@@ -478,15 +486,12 @@ class Memory:
         self.close()
 
 
-def _turn_key(rec: dict[str, Any]) -> bytes:
-    """What makes two turns the same for import: session, role, instant and text."""
-    import hashlib
-
-    from memory.types import parse_time
-
-    instant = repr(parse_time(rec["time"]).timestamp())
-    raw = "\x00".join((str(rec["session_id"]), rec["role"], instant, rec["text"]))
-    return hashlib.blake2b(raw.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+def _read_state(path: Path) -> dict[str, Any]:
+    try:
+        state = json.loads(path.read_text("utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+        return {}
+    return state if isinstance(state, dict) else {}
 
 
 def _state_matches(path: Path, token: str, model: str) -> bool:

@@ -21,9 +21,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from memory import staging
+from memory import integrity, staging
 from memory.atomic import atomic_write_text, clean_temporaries
-from memory.errors import BadInput, NotFound
+from memory.errors import BadInput, CorruptFile, NotFound
 from memory.paths import ensure_private_dir
 from memory.segments import Segment
 from memory.types import ROLES, SOURCES, Turn, parse_time
@@ -44,6 +44,15 @@ def _epoch(value: str) -> float:
     return parse_time(value).timestamp()
 
 
+def damage_message(damage: list[dict[str, Any]]) -> str:
+    """One line for a person: what is damaged and what to do."""
+    more = f" and {len(damage) - 1} more problem(s)" if len(damage) > 1 else ""
+    return (
+        f"the turn store is damaged ({damage[0]['problem']}{more}); "
+        "`ibachat memory repair` salvages every readable turn and says what was lost"
+    )
+
+
 class TurnStore:
     def __init__(
         self,
@@ -53,6 +62,7 @@ class TurnStore:
         fsync: bool = True,
         max_turns: int = 512,
         max_bytes: int = 1_000_000,
+        repair: bool = False,
     ) -> None:
         self.folder = Path(folder)
         self.readonly = readonly
@@ -69,7 +79,10 @@ class TurnStore:
         self._first_ids: list[int | None] = []
         self._manifest: dict[str, dict[str, Any]] = {}
         self._manifest_dirty = False
+        self.damage: list[dict[str, Any]] = []  # damaged or missing segments, left out of every read
         self._scan()
+        if self.damage and not readonly and not repair:
+            raise CorruptFile(damage_message(self.damage))
 
     # ------------------------------------------------------------------ layout
     def _scan(self) -> None:
@@ -87,7 +100,50 @@ class TurnStore:
             self._manifest = json.loads((self.folder / MANIFEST).read_text("utf-8"))
         except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
             self._manifest = {}
+        if not isinstance(self._manifest, dict):
+            self._manifest = {}
+        self.damage = []
+        self._exclude_damaged(full=False)
         self._first_ids = [self._stats(i)["first_id"] for i in range(len(self._segments))]
+        # a segment the manifest knew, or a gap in the numbering, is a segment that was lost
+        lost = set(integrity.read_lost(self.folder))
+        known = {int(m.group(1)) for name in self._manifest if (m := SEGMENT_RE.match(name))}
+        present = set(self._numbers) | {int(d["segment"][4:-5]) for d in self.damage}
+        expected = known | set(range(max(present | known) + 1 if present | known else 0))
+        for number in sorted(expected - present):
+            name = f"seg-{number:06d}.json"
+            if name not in lost and name not in staged:
+                info = self._manifest.get(name, {})
+                self.damage.append(
+                    {
+                        "segment": name,
+                        "kind": "missing",
+                        "problem": f"segment {name} is missing",
+                        **{k: info.get(k) for k in ("count", "first_id", "last_id")},
+                    }
+                )
+
+    def _exclude_damaged(self, *, full: bool) -> None:
+        """Leave out segments that cannot be read (all are read when ``full``), noting why."""
+        keep = []
+        for i, seg in enumerate(self._segments):
+            try:
+                if full:
+                    seg.records()
+                self._stats(i)
+            except CorruptFile as exc:
+                self.damage.append({"segment": seg.name, "kind": "damaged", "problem": str(exc)})
+                continue
+            keep.append(i)
+        self._segments = [self._segments[i] for i in keep]
+        self._numbers = [self._numbers[i] for i in keep]
+        self._first_ids = [self._first_ids[i] for i in keep] if len(self._first_ids) == len(keep) else []
+
+    def check(self) -> list[dict[str, Any]]:
+        """Read every segment (checksums, records): the damage found, on open or now."""
+        self._exclude_damaged(full=True)
+        self._first_ids = [self._stats(i)["first_id"] for i in range(len(self._segments))]
+        return self.damage
 
     def _stats(self, index: int) -> dict[str, Any]:
         """Stats of one segment from the manifest, recomputed when missing or stale."""
@@ -153,11 +209,13 @@ class TurnStore:
 
     # ------------------------------------------------------------------ writes
     def next_id(self) -> int:
+        # ids of segments found lost are never handed out again
+        floor = max([int(v.get("last_id") or 0) for v in integrity.read_lost(self.folder).values()] + [0])
         for seg in reversed(self._segments):
             hw = seg.high_water()
             if hw:
-                return hw + 1
-        return 1
+                return max(hw, floor) + 1
+        return floor + 1
 
     @staticmethod
     def normalise(rec: dict[str, Any]) -> dict[str, Any]:
@@ -242,6 +300,10 @@ class TurnStore:
             index = len(self._segments) - 1
             if self._first_ids[index] is None:
                 self._first_ids[index] = int(batch[0]["id"])
+                # the manifest names a segment from its first write on, so losing it is noticed
+                self._manifest.setdefault(seg.name, {"created": True})
+                self._manifest_dirty = True
+                self._save_manifest()
             turns.extend(Turn.from_record(r) for r in batch)
         return turns
 
@@ -269,7 +331,7 @@ class TurnStore:
             self._segments.append(seg)
             self._numbers.append(number + i)
             self._first_ids.append(min(seg.records()))
-        for index in range(max(0, sealed - 1), len(self._segments) - 1):
+        for index in range(max(0, sealed - 1), len(self._segments)):
             self._stats(index)
         self._save_manifest()
         return [

@@ -103,6 +103,8 @@ def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) ->
             with progress_bar("updating indexes") as update:
                 mem._indexes(update)
         hits = mem.search(query, k, mode=mode)
+        for problem in mem.index_damage:
+            err_console().print(f"index {problem}: rebuilt from the turn store", soft_wrap=True, markup=False)
         turns = {t.id: t for t in mem.get_many([h.id for h in hits])}
         if as_json:
             rows = [
@@ -224,6 +226,7 @@ def stats(obj: dict[str, Any], as_json: bool) -> None:
         click.echo(json.dumps(info, indent=2))
         return
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(show_header=False, box=None)
     table.add_row("home", info["home"])
@@ -233,8 +236,40 @@ def stats(obj: dict[str, Any], as_json: bool) -> None:
     table.add_row("never use", str(info["never_use"]))
     table.add_row("embedder", f"{info['embedder']} ({info['ndim']}-d)")
     table.add_row("disk", ", ".join(f"{k} {v / 1e6:.1f} MB" for k, v in info["bytes"].items()))
-    table.add_row("indexes", "in sync" if info["index"]["in_sync"] else "will be reconciled on next use")
+    if info["index"]["damage"]:
+        indexes = "damaged (" + "; ".join(info["index"]["damage"]) + "): rebuilt from the turns on next use"
+    else:
+        indexes = "in sync" if info["index"]["in_sync"] else "will be reconciled on next use"
+    table.add_row("indexes", Text(indexes))
+    store_damage = [d for d in info["damage"] if d not in info["index"]["damage"]]
+    table.add_row(
+        "integrity",
+        Text(
+            "; ".join(store_damage) + " (run `ibachat memory repair`)" if store_damage else "no damage found"
+        ),
+    )
     out_console().print(table)
+    if store_damage:
+        raise click.exceptions.Exit(1)
+
+
+@memory.command()
+@click.pass_obj
+def repair(obj: dict[str, Any]) -> None:
+    """Check every file; salvage every readable turn of a damaged segment, rebuild damaged indexes."""
+    from rich.text import Text
+
+    from memory.memory import Memory
+
+    with (
+        Memory.open(embedder=obj["config"].embedder, repair=True) as mem,
+        progress_bar("repairing") as update,
+    ):
+        lines = mem.repair(update)
+    for line in lines:
+        err_console().print(Text(line), soft_wrap=True)
+    if not lines:
+        err_console().print("nothing to repair: every segment and index checks out")
 
 
 @memory.command()
