@@ -21,7 +21,7 @@ from memory.atomic import atomic_write_text
 from memory.types import ROLES, SOURCES, parse_time
 
 LOST = "lost.json"
-_RECORD_START = re.compile(r'[{,]"(\d+)":\{')
+_RECORD_START = re.compile(r'[{,]\s*"(\d+)"\s*:\s*\{')
 
 
 def check_record(turn_id: object, rec: object) -> str | None:
@@ -56,15 +56,15 @@ def turns_crc(turns_json: bytes) -> int:
 def salvage(raw: bytes) -> tuple[dict[int, dict[str, Any]], int]:
     """Every intact, valid turn record in a damaged segment, and its high-water mark (0 if lost).
 
-    Segments are written compactly (``{"turns":{"1":{...},"2":{...}},"meta":...}``), so each
-    record starts at ``,"<id>":{`` or ``{"<id>":{``; a record that does not parse or breaks
+    A segment is ``{"turns":{"1":{...},"2":{...}},"meta":...}``, so each record starts at
+    ``,"<id>":{`` or ``{"<id>":{`` (spaces allowed); a record that does not parse or breaks
     the rules is skipped and the scan resumes at the next start.
     """
     text = raw.decode("utf-8", "replace")
     decoder = json.JSONDecoder()
     found: dict[int, dict[str, Any]] = {}
-    pos = text.find('"turns":{')
-    pos = 0 if pos < 0 else pos + len('"turns":')
+    start = re.search(r'"turns"\s*:\s*\{', text)
+    pos = start.end() - 1 if start else 0
     while True:
         m = _RECORD_START.search(text, pos)
         if m is None:
@@ -78,7 +78,7 @@ def salvage(raw: bytes) -> tuple[dict[int, dict[str, Any]], int]:
         if check_record(turn_id, rec) is None and "\ufffd" not in json.dumps(rec, ensure_ascii=False):
             found[turn_id] = rec
         pos = end
-    hw = re.findall(r'"high_water":(\d+)', text)
+    hw = re.findall(r'"high_water"\s*:\s*(\d+)', text)
     return found, int(hw[-1]) if hw else 0
 
 

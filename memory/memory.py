@@ -72,7 +72,11 @@ class Memory:
             ensure_private_dir(self.home)
             self._lock.acquire()
             clean_temporaries(self.home)  # a killed writer's half-written files
-        self.store = TurnStore(self.home / "turns", readonly=readonly, fsync=fsync, repair=repair)
+        try:
+            self.store = TurnStore(self.home / "turns", readonly=readonly, fsync=fsync, repair=repair)
+        except BaseException:
+            self._lock.release()  # a damaged store refuses a writer: let the next one (repair) in
+            raise
         self._embedder_spec = embedder
         self._embedder: Embedder | None = embedder if not isinstance(embedder, (str, type(None))) else None
         self._cache_dir = Path(cache_dir) if cache_dir else self.home / "cache"
