@@ -134,3 +134,16 @@ def recorded_index_damage(folder: Path, state: dict[str, Any], token: str) -> li
     if state.get("token") != token:
         found = [p for p in found if p and p.endswith("is missing")]
     return [p for p in found if p]
+
+
+def read_state(path: Path) -> dict[str, Any]:
+    try:
+        state = json.loads(path.read_text("utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def state_matches(path: Path, token: str, model: str) -> bool:
+    state = read_state(path)
+    return state.get("token") == token and state.get("model") == model

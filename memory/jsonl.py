@@ -9,7 +9,8 @@ time one second apart. A file is validated whole before anything is written.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -56,15 +57,25 @@ def _history_records(task: dict[str, Any], lineno: int) -> Iterator[dict[str, An
             yield rec
 
 
-def read_import_file(path: Path) -> list[dict[str, Any]]:
-    """Parse and validate every line; raise BadInput naming the first bad line."""
+def read_import_file(
+    path: Path, progress: Callable[[str, int, int], None] | None = None
+) -> list[dict[str, Any]]:
+    """Parse and validate every line; raise BadInput naming the first bad line.
+
+    ``progress("reading", bytes read, file size)`` is called every 1,000 lines.
+    """
     records: list[dict[str, Any]] = []
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below
+        total = os.fstat(handle.fileno()).st_size
     except OSError as exc:
         raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+    done = 0
     with handle:
         for lineno, raw in enumerate(handle, start=1):
+            done += len(raw)
+            if progress and lineno % 1000 == 0:
+                progress("reading", done, total)
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:

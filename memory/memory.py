@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memory.atomic import atomic_write_text, clean_temporaries
+from memory.integrity import read_state as _read_state
+from memory.integrity import state_matches as _state_matches
 from memory.lock import WriterLock
 from memory.paths import ensure_private_dir
 from memory.paths import home as default_home
@@ -488,19 +490,3 @@ class Memory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _read_state(path: Path) -> dict[str, Any]:
-    try:
-        state = json.loads(path.read_text("utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
-        return {}
-    return state if isinstance(state, dict) else {}
-
-
-def _state_matches(path: Path, token: str, model: str) -> bool:
-    try:
-        state = json.loads(path.read_text("utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
-        return False
-    return state.get("token") == token and state.get("model") == model

@@ -9,8 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ibachat.cli import main
 from memory.paths import ensure_private_dir
+from memory.staging import PENDING
+from memory.store import TurnStore
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,3 +107,34 @@ def test_ensure_private_dir_makes_missing_parents_0700_whatever_the_umask(tmp_pa
     for folder in (out, out.parent, out.parent.parent):
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE(existing.stat().st_mode) == 0o755  # a folder it did not make is left alone
+
+
+def test_an_import_cut_short_resumes_from_the_embeddings_it_had_made(_ibachat_home, tmp_path, capsys):
+    from memory.memory import Memory
+
+    items = rows(40)
+    with Memory.open(embedder="hash") as mem:  # what a killed import had embedded before dying
+        mem.cache.embed_with(mem.embedder, [r["text"] for r in items[:25]])
+        assert len(mem) == 0
+    code, _, err = run(capsys, "memory", "import", str(write(tmp_path / "a.jsonl", items)))
+    assert code == 0 and "resumed: 25 turn(s) were already embedded" in err
+    assert count(capsys) == 40
+
+
+def test_an_error_while_staging_rolls_the_whole_import_back(tmp_path):
+    store = TurnStore(tmp_path / "turns", max_turns=10)
+    store.add(rows(5))
+    before = sorted(p.name for p in (tmp_path / "turns").iterdir())
+
+    def stop(stage: str, done: int, total: int) -> None:
+        if done >= 20:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        store.add_atomic(rows(45), stop)
+    assert sorted(p.name for p in (tmp_path / "turns").iterdir()) == before
+    assert not (tmp_path / "turns" / PENDING).exists()
+    again = TurnStore(tmp_path / "turns", max_turns=10)
+    assert len(again) == 5
+    assert len(again.add_atomic(rows(45))) == 45 and len(again) == 50
+    assert len(TurnStore(tmp_path / "turns", readonly=True)) == 50

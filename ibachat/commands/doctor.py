@@ -80,10 +80,8 @@ def _checks(cfg: Any) -> list[dict[str, Any]]:
 
 def _store_check(h: Any) -> dict[str, Any]:
     """Every segment read and checked, every index file against its saved size and checksum."""
-    import json as _json
-
     from memory.errors import CorruptFile
-    from memory.integrity import recorded_index_damage
+    from memory.integrity import read_state, recorded_index_damage
     from memory.store import TurnStore
 
     if not (h / "turns").is_dir():
@@ -91,13 +89,8 @@ def _store_check(h: Any) -> dict[str, Any]:
     try:
         store = TurnStore(h / "turns", readonly=True)
         problems = [d["problem"] for d in store.check()]
-        try:
-            state = _json.loads((h / "index" / "state.json").read_text("utf-8"))
-        except (FileNotFoundError, ValueError):
-            state = {}
-        index = recorded_index_damage(
-            h / "index", state if isinstance(state, dict) else {}, store.state_token()
-        )
+        state = read_state(h / "index" / "state.json")
+        index = recorded_index_damage(h / "index", state, store.state_token())
     except (OSError, CorruptFile) as exc:
         return {"check": "memory integrity", "ok": False, "detail": f"cannot check: {exc}"}
     detail = "; ".join(problems + [f"index {p} (rebuilt from the turns on next use)" for p in index])

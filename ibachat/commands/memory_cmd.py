@@ -199,13 +199,13 @@ def import_(obj: dict[str, Any], path: Path) -> None:
     from ibachat.redact import redact
     from memory.jsonl import read_import_file
 
-    records = read_import_file(path)
     kinds: set[str] = set()
-    for rec in records:
-        rec["text"], found = redact(rec["text"])
-        kinds.update(found)
-    with open_memory(obj) as mem:
-        with progress_bar("importing") as update:
+    with progress_bar("importing") as update:
+        records = read_import_file(path, update)
+        for rec in records:
+            rec["text"], found = redact(rec["text"])
+            kinds.update(found)
+        with open_memory(obj) as mem:
             result = mem.import_turns(records, update)
     if result["cached"] and result["imported"]:
         err_console().print(f"resumed: {result['cached']:,} turn(s) were already embedded")
