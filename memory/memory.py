@@ -258,15 +258,19 @@ class Memory:
             self._write_state()
         return report
 
-    def _write_state(self) -> None:
-        _, _, state_path = self._index_paths()
-        ensure_private_dir(state_path.parent)
+    def _write_state(self, *, saving: bool = False) -> None:
+        """Record what the indexes were saved with: the store's token and each file's size and crc32.
+
+        ``saving`` marks a save in progress (no token, no files): a kill before the save ends
+        makes the next open reconcile, rather than take a newer file for a damaged one.
+        """
         from memory.integrity import file_digest
 
-        vec_path, lex_path, _ = self._index_paths()
-        files = {p.name: d for p in (vec_path, lex_path) if (d := file_digest(p)) is not None}
+        vec_path, lex_path, state_path = self._index_paths()
+        ensure_private_dir(state_path.parent)
+        files = {p.name: d for p in (vec_path, lex_path) if not saving and (d := file_digest(p)) is not None}
         state = {
-            "token": self.store.state_token(),
+            "token": None if saving else self.store.state_token(),
             "model": self.embedder.model_id,
             "saved": time.time(),
             "files": files,
@@ -278,6 +282,7 @@ class Memory:
             return
         vec_path, lex_path, _ = self._index_paths()
         ensure_private_dir(vec_path.parent)
+        self._write_state(saving=True)
         self._vectors.save(vec_path)
         self._lexical.save(lex_path)
         self._write_state()

@@ -86,13 +86,20 @@ class TurnStore:
 
     # ------------------------------------------------------------------ layout
     def _scan(self) -> None:
+        # a reader never sees an uncommitted import: the journal is read before and after the
+        # listing, and the folder listed again when an import committed in between
+        for _ in range(5):
+            before = staging.pending_segments(self.folder)
+            entries = list(self.folder.iterdir()) if self.folder.is_dir() else []
+            after = staging.pending_segments(self.folder)
+            if before == after:
+                break
+        staged = set(before) | set(after)
         numbered = []
-        staged = set(staging.pending_segments(self.folder))  # a reader never sees an uncommitted import
-        if self.folder.is_dir():
-            for entry in self.folder.iterdir():
-                m = SEGMENT_RE.match(entry.name)
-                if m and entry.name not in staged:
-                    numbered.append((int(m.group(1)), entry))
+        for entry in entries:
+            m = SEGMENT_RE.match(entry.name)
+            if m and entry.name not in staged:
+                numbered.append((int(m.group(1)), entry))
         numbered.sort()
         self._numbers = [n for n, _ in numbered]
         self._segments = [Segment(p, fsync=self.fsync) for _, p in numbered]
