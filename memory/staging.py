@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from memory.atomic import _fsync_dir, atomic_write_text
+from memory.atomic import atomic_write_text, fsync_dir
 from memory.segments import Segment
 
 PENDING = "import-pending.json"
@@ -47,10 +47,10 @@ def roll_back(folder: Path, *, fsync: bool = True) -> list[str]:
     for name in names:
         (folder / name).unlink(missing_ok=True)
     if fsync:
-        _fsync_dir(folder)
+        fsync_dir(folder)
     (folder / PENDING).unlink(missing_ok=True)
     if fsync:
-        _fsync_dir(folder)
+        fsync_dir(folder)
     return names
 
 
@@ -108,7 +108,7 @@ def stage_and_commit(
                 progress("storing", done, total)
         os.unlink(folder / PENDING)  # the commit
         if fsync:
-            _fsync_dir(folder)
+            fsync_dir(folder)
     except BaseException:
         roll_back(folder, fsync=fsync)
         raise
