@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any
@@ -183,8 +184,28 @@ def _map_turn(turn: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+_REF = re.compile(r"\b[A-Z]{2,4}-[0-9A-F]{8}\b")
+
+
+def _map_session(session: Mapping[str, Any]) -> dict[str, Any]:
+    """A session's turns rewritten; a call's confirmation ("BOOK-1A2B3C4D", whose prefix names
+    the canonical tool) takes the foreign tool's prefix wherever the session mentions it."""
+    turns = [_map_turn(t) for t in session["turns"]]
+    refs: dict[str, str] = {}
+    for turn in turns:
+        call = turn.get("tool_call")
+        if call:
+            prefix = "".join(re.findall(r"^[a-z]|[A-Z]", call["name"]))[:4].upper()  # hailCab: HC
+            for ref in _REF.findall(str(turn.get("text", ""))):
+                refs[ref] = f"{prefix}-{ref.split('-')[1]}"
+    if refs:
+        for turn in turns:
+            turn["text"] = _REF.sub(lambda m: refs.get(m.group(0), m.group(0)), str(turn.get("text", "")))
+    return {**session, "turns": turns}
+
+
 def map_history(history: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    return [{**s, "turns": [_map_turn(t) for t in s["turns"]]} for s in history]
+    return [_map_session(s) for s in history]
 
 
 def foreign_task(task: Mapping[str, Any]) -> dict[str, Any]:
