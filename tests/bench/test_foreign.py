@@ -308,3 +308,38 @@ def test_the_planner_runs_foreign_tasks_and_its_calls_fit_their_schemas(pair, tm
         schema = _tool_of(task, call["name"])["parameters"]
         Draft202012Validator(schema, format_checker=FormatChecker()).validate(call["arguments"])
     assert copy.deepcopy(tasks) == tasks
+
+
+def _script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_foreign", ROOT / "bench_scripts" / "bench_foreign.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_comparison_script_runs_both_variants_on_the_same_tasks(tmp_path, capsys):
+    script = _script()
+    out = tmp_path / "table.json"
+    args = [
+        "--limit",
+        "4",
+        "--embedder",
+        "hash",
+        "--out",
+        str(tmp_path / "runs"),
+        "--quiet",
+        "--json",
+        str(out),
+    ]
+    assert script.main(args) == 0
+    table = json.loads(out.read_text())["table"]
+    assert table["(all)"]["canonical"]["tasks"] == table["(all)"]["foreign"]["tasks"] == 4
+    assert all(v["soft"] is not None for v in table["(all)"].values())
+    printed = capsys.readouterr().out
+    assert "soft foreign" in printed and "(all)" in printed
+    assert script.main(["--limit", "0"]) == 1
+    assert capsys.readouterr().err.startswith("error: ")
