@@ -206,10 +206,11 @@ def run(
 )
 @click.option(
     "--variant",
-    type=click.Choice(("canonical", "foreign")),
+    type=click.Choice(("canonical", "foreign", "foreign-fresh")),
     default="canonical",
     show_default=True,
-    help="foreign: the same tasks with every tool renamed and re-spelt (other words, enums, units).",
+    help="foreign: the same tasks with every tool renamed and re-spelt (other words, enums, units), "
+    "past calls too; foreign-fresh: past calls keep the old tools (a user new to these tools).",
 )
 @click.option("--foreign-tools", is_flag=True, help="The same as --variant foreign.")
 @friendly

@@ -22,7 +22,10 @@ from bench.generator.foreign_table import TABLE, P, T
 from memory.errors import BadInput
 
 VARIANT = "foreign"
-VARIANTS = ("canonical", VARIANT)
+# "foreign-fresh": the offered tools are foreign but the history's past calls keep the canonical
+# tools, as for a user who switched provider: nothing can be copied from a past call of this tool.
+FRESH = "foreign-fresh"
+VARIANTS = ("canonical", VARIANT, FRESH)
 
 
 def _tool(name: str) -> T:
@@ -208,11 +211,13 @@ def map_history(history: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return [_map_session(s) for s in history]
 
 
-def foreign_task(task: Mapping[str, Any]) -> dict[str, Any]:
-    """The task with every tool rewritten (a new dict; ``task`` is left as it was)."""
+def foreign_task(task: Mapping[str, Any], *, past_calls: bool = True) -> dict[str, Any]:
+    """The task with every tool rewritten (a new dict; ``task`` is left as it was); with
+    ``past_calls=False`` the history's calls stay as they were (the ``foreign-fresh`` variant)."""
+    variant = VARIANT if past_calls else FRESH
     out = copy.deepcopy(dict(task))
-    out["suite"] = f"{task['suite']}+{VARIANT}"
-    if out.get("history"):
+    out["suite"] = f"{task['suite']}+{variant}"
+    if out.get("history") and past_calls:
         out["history"] = map_history(out["history"])
     spec = out["task"]
     if spec.get("tools"):
@@ -221,7 +226,7 @@ def foreign_task(task: Mapping[str, Any]) -> dict[str, Any]:
     gold = out.get("gold") or {}
     if gold.get("action"):
         gold["action"] = map_call(gold["action"])
-    out["meta"] = {**(out.get("meta") or {}), "variant": VARIANT}
+    out["meta"] = {**(out.get("meta") or {}), "variant": variant}
     return out
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.generator.assemble import feasible, persona_tasks
-from bench.generator.foreign import VARIANT, VARIANTS, foreign_task
+from bench.generator.foreign import VARIANTS, foreign_task
 from bench.generator.personas import Persona, make_personas, persona_distinctness
 from bench.generator.scenarios import SCENARIOS
 from memory.atomic import commit_temp, temp_path_for
@@ -54,7 +54,8 @@ def generate_suite(
 
     ``stats`` (if given) receives ``dropped`` (tasks a no-memory agent would pass, left out) and
     ``personas`` (their behavioural distinctness). ``variant="foreign"`` yields the same tasks with
-    every tool rewritten (bench.generator.foreign).
+    every tool rewritten (bench.generator.foreign); ``"foreign-fresh"`` also keeps the histories'
+    past calls on the canonical tools.
     """
     if personas < 1 or target_tasks < 1:
         raise BadInput(f"personas and target_tasks must be positive, got {personas} and {target_tasks}")
@@ -70,7 +71,9 @@ def generate_suite(
         dropped += lost
         if stats is not None:
             stats["dropped"] = dropped
-        yield from (foreign_task(t) for t in tasks) if variant == VARIANT else tasks
+        if variant != "canonical":
+            tasks = [foreign_task(t, past_calls=variant == "foreign") for t in tasks]
+        yield from tasks
 
 
 def dumps(task: dict[str, Any]) -> str:

@@ -138,6 +138,14 @@ def test_the_rewrite_is_deterministic_and_leaves_the_canonical_task_alone(pair):
         next(generate_suite(0, 2, target_tasks=10, variant="alien"))
 
 
+def test_the_fresh_variant_keeps_the_past_calls_on_the_old_tools(pair):
+    canonical, foreign = next((c, f) for c, f in pair if c["task_type"] == "action")
+    fresh = foreign_task(canonical, past_calls=False)
+    assert fresh["history"] == canonical["history"] and fresh["history"] != foreign["history"]
+    assert fresh["task"] == foreign["task"] and fresh["checks"] == foreign["checks"]
+    assert fresh["meta"]["variant"] == "foreign-fresh" and fresh["suite"].endswith("+foreign-fresh")
+
+
 def test_nothing_the_agent_sees_names_a_canonical_tool_parameter_or_value(pair):
     canonical: set[str] = set(REGISTRY)
     for tool in REGISTRY.values():
@@ -335,11 +343,14 @@ def test_the_comparison_script_runs_both_variants_on_the_same_tasks(tmp_path, ca
         "--json",
         str(out),
     ]
-    assert script.main(args) == 0
-    table = json.loads(out.read_text())["table"]
-    assert table["(all)"]["canonical"]["tasks"] == table["(all)"]["foreign"]["tasks"] == 4
+    assert script.main([*args, "--fresh"]) == 0
+    data = json.loads(out.read_text())
+    table = data["table"]
+    assert [r["tasks"] for r in table["(all)"].values()] == [4, 4, 4]
     assert all(v["soft"] is not None for v in table["(all)"].values())
+    checks = {b: [v["checks"] for v in by.values()] for b, by in data["by_past_calls"].items()}
+    assert all(len(set(n)) == 1 for n in checks.values()) and sum(n[0] for n in checks.values()) > 0
     printed = capsys.readouterr().out
-    assert "soft foreign" in printed and "(all)" in printed
+    assert "soft foreign" in printed and "soft foreign-fresh" in printed and "(all)" in printed
     assert script.main(["--limit", "0"]) == 1
     assert capsys.readouterr().err.startswith("error: ")
