@@ -1,6 +1,6 @@
 """The foreign-tools variant of a suite: the same tasks, histories and checks, every tool rewritten.
 
-``foreign_task`` applies the deterministic table of ``bench.generator.foreign_table`` to one task:
+``foreign_task`` applies the deterministic ``TABLE`` (``foreign_tools_a`` / ``_b``) to one task:
 the offered tools (names, parameters, descriptions, enum spellings, units, shapes), every check
 (``TOOL.PARAM`` targets renamed, expected values mapped through the same value map or unit
 change, ranges rescaled), the gold action, and the past tool calls inside the history (their
@@ -18,9 +18,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
-from bench.generator.foreign_table import TABLE, P, T
+from bench.generator.foreign_spec import P, T
+from bench.generator.foreign_tools_a import TOOLS_A
+from bench.generator.foreign_tools_b import TOOLS_B
 from memory.errors import BadInput
 
+TABLE: dict[str, T] = {**TOOLS_A, **TOOLS_B}  # canonical tool name -> its foreign spelling
 VARIANT = "foreign"
 # "foreign-fresh": the offered tools are foreign but the history's past calls keep the canonical
 # tools, as for a user who switched provider: nothing can be copied from a past call of this tool.

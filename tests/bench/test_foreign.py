@@ -16,6 +16,7 @@ from bench.cli import bench
 from bench.evaluate import FAIL, PASS, evaluate_check, evaluate_task, normalize_output
 from bench.generator import generate_suite, no_memory_baseline
 from bench.generator.foreign import (
+    TABLE,
     foreign_task,
     map_call,
     map_check,
@@ -24,7 +25,6 @@ from bench.generator.foreign import (
     param_name,
     tool_name,
 )
-from bench.generator.foreign_table import TABLE
 from bench.generator.suite import dumps, write_suite
 from bench.runner import run_bench
 from bench.validate import validate_suite
