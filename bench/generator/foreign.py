@@ -6,8 +6,8 @@ the offered tools (names, parameters, descriptions, enum spellings, units, shape
 change, ranges rescaled), the gold action, and the past tool calls inside the history (their
 ``tool_call`` and the turn's text, since the user made them with the same tools). Meaning is kept,
 so an agent that reads tool schemas scores the same on both variants. An agent keyed on our
-parameter names can still copy the values of the user's past calls of the same tool; the
-``foreign-fresh`` variant (past calls left on the canonical tools) takes that away too.
+parameter names can still copy whatever values the history shows this tool was given before; the
+``foreign-fresh`` variant (history calls left on the canonical tools) takes that away too.
 The table stays in ``bench/``: the agent never sees it.
 """
 
