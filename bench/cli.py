@@ -60,11 +60,13 @@ def default_suite_path() -> Path:
     return home() / "bench" / f"suite-seed{DEFAULT_SEED}.jsonl"
 
 
-def _build_suite(path: Path, *, seed: int, personas: int | None = None) -> dict[str, Any]:
+def _build_suite(
+    path: Path, *, seed: int, personas: int | None = None, variant: str = "canonical"
+) -> dict[str, Any]:
     """Generate a suite into ``path`` (the generator writes atomically: a kill leaves no half suite)."""
     from bench.generator import write_suite
 
-    kwargs: dict[str, Any] = {"seed": seed}
+    kwargs: dict[str, Any] = {"seed": seed, "variant": variant}
     if personas is not None:
         kwargs["personas"] = personas
     return write_suite(path, **kwargs)
@@ -202,10 +204,20 @@ def run(
 @click.option(
     "--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("suite.jsonl"), show_default=True
 )
+@click.option(
+    "--variant",
+    type=click.Choice(("canonical", "foreign", "foreign-fresh")),
+    default="canonical",
+    show_default=True,
+    help="foreign: the same tasks with every tool renamed and re-spelt (other words, enums, units), "
+    "past calls too; foreign-fresh: past calls keep the old tools (a user new to these tools).",
+)
+@click.option("--foreign-tools", is_flag=True, help="The same as --variant foreign.")
 @friendly
-def generate(seed: int, personas: int, out: Path) -> None:
+def generate(seed: int, personas: int, out: Path, variant: str, foreign_tools: bool) -> None:
     """Generate a reproducible IBA-Bench-format suite."""
-    result = _build_suite(out, seed=seed, personas=personas)
+    variant = "foreign" if foreign_tools else variant
+    result = _build_suite(out, seed=seed, personas=personas, variant=variant)
     click.echo(json.dumps({"path": str(out), "seed": seed, **result}, default=str))
 
 
