@@ -207,12 +207,17 @@ def import_(obj: dict[str, Any], path: Path) -> None:
             kinds.update(found)
         with open_memory(obj) as mem:
             result = mem.import_turns(records, update)
+            from ibachat.agent.ingest import catch_up
+
+            read = catch_up(mem)  # what the imported turns say about preferences, into the ledger
     if result["cached"] and result["imported"]:
         err_console().print(f"resumed: {result['cached']:,} turn(s) were already embedded")
     if kinds:
         err_console().print(f"redacted before storing: {', '.join(sorted(kinds))}")
     skipped = f", skipped {result['skipped']:,} already remembered" if result["skipped"] else ""
     err_console().print(f"imported {result['imported']:,} turn(s) from {path}{skipped}")
+    if read:
+        err_console().print(f"read {read:,} turn(s) for preferences: see `ibachat memory prefs`")
 
 
 @memory.command()

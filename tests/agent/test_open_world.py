@@ -245,3 +245,32 @@ def test_text_answers_carry_open_preferences(plan_with):
     out = plan_with(h, "Recommend a podcast for my commute", [], 20)
     notes = " ".join(out.plan.text.notes)
     assert "single calm narrator" in notes and "podcasts with two hosts bantering" in notes, notes
+
+
+GRILL = tool(
+    "grill_house_order",
+    "Order a plate from the grill house",
+    {
+        "plate": {"type": "string", "description": "the main dish"},
+        "eating_style": {"type": "string", "enum": ["omnivore", "veggie", "plant_only"]},
+    },
+)
+
+
+def test_a_newer_word_beats_the_habit_and_the_plan_stays_consistent(plan_with):
+    from tests.agent.histories import call
+
+    h = noisy(21)
+    for d in range(2, 30, 6):
+        h.say(
+            d,
+            ("user", "The usual from the grill house please."),
+            ("tool", "Done.", call("grill_house_order", plate="Ribeye steak", eating_style="omnivore")),
+        )
+    h.say(32, ("user", "Big news: I'm going fully vegetarian from today."))
+    out = plan_with(h, "Order my usual from the grill house", [GRILL], 34)
+    args = out.tool_call.arguments
+    assert args["eating_style"] == "veggie", out.plan.params["eating_style"]
+    assert "steak" not in str(args.get("plate", "")).lower(), out.plan.params["plate"]
+    before = plan_with(h, "Order my usual from the grill house", [GRILL], 31)  # before the change: the habit
+    assert before.tool_call.arguments == {"plate": "Ribeye steak", "eating_style": "omnivore"}

@@ -52,6 +52,23 @@ def content(text: str) -> set[str]:
     return {stem(w) for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in _STOP}
 
 
+def shares_words(wanted: set[str], have: set[str]) -> int:
+    """Words in common, a shortened spelling included ("veg", "veggie" for "vegetarian")."""
+    n = 0
+    for w in wanted:
+        if w in have or any(_same_root(w, h) for h in have):
+            n += 1
+    return n
+
+
+def _same_root(a: str, b: str) -> bool:
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    k = 0
+    while k < len(short) and short[k] == long_[k]:
+        k += 1
+    return k >= 3 and k >= 0.5 * len(short)
+
+
 def negated_words(value: str) -> tuple[set[str], str]:
     """Words a value says it is free of, and the value with those spans taken out."""
     low = value.lower()
@@ -88,6 +105,8 @@ class Wish:
     key: str = ""  # event id, for reasons
     judged: str = ""  # a judging word whose meaning gives the polarity ("tedious"); polarity 0 until settled
     negated: bool = False
+    when: Any = None  # when it was said
+    kind: str = "stated"
 
 
 @dataclass
@@ -144,8 +163,8 @@ def rank(
             continue
         for i, v in enumerate(vals):
             have = content(v)
-            hit = len(cw & have) / len(cw)
-            neg_hit = len(cw & negs[i][0]) / len(cw)
+            hit = shares_words(cw, have) / len(cw)
+            neg_hit = shares_words(cw, negs[i][0]) / len(cw)
             lex[i, j] = hit - 2 * neg_hit  # a negated mention counts against what it names
     lex = lex - lex.mean(axis=0, keepdims=True)
     # weights: strength, bearing on the request, and how much the wish tells the values apart
@@ -199,7 +218,19 @@ def open_wishes(events: Sequence[Any], now: Any) -> list[Wish]:
         w = (e.confidence or 0.5) * 3 * KIND_WEIGHT.get(e.kind, 1.0)
         judged = e.reason.split("valence: ", 1)[1].split(";")[0].strip() if "valence: " in e.reason else ""
         pol = 0 if judged and e.polarity == 0 else (1 if e.polarity > 0 else -1)
-        out.append(Wish(e.value, pol, w, e.subject or e.value, e.id, judged, "negated" in e.reason))
+        out.append(
+            Wish(
+                e.value,
+                pol,
+                w,
+                e.subject or e.value,
+                e.id,
+                judged,
+                "negated" in e.reason,
+                e.valid_from,
+                e.kind,
+            )
+        )
     return out
 
 

@@ -63,6 +63,9 @@ def ground_tool(
     wishes: list[Wish] = settle(open_wishes(events, now), embed) + content_wishes(content, labels)
     if not wishes:
         return
+    overridden = _newer_than_habit(plan, tool, wishes, events, embed, task)
+    if overridden:
+        _consistent(plan, tool, overridden, embed)
     for param in params(tool):
         pd = plan.params.get(param.name)
         if pd is None or pd.chosen is not None or pd.source not in ("none", ""):
@@ -86,6 +89,69 @@ def ground_tool(
             value, wish, sim = found_b
             pd.chosen, pd.source, pd.certain = value, "open", sim >= 0.6
             pd.reason = f"by meaning: {'wants' if wish.polarity > 0 else 'avoids'} {wish.phrase[:60]!r}"
+
+
+UPDATE_KINDS = ("stated", "updated", "corrected", "asked", "state", "rejected")
+
+
+def _newer_than_habit(
+    plan: Any,
+    tool: dict[str, Any],
+    wishes: list[Wish],
+    events: list[PreferenceEvent],
+    embed: Embed,
+    task: str,
+) -> list[tuple[str, str]]:
+    """An enum the habit filled, that the user's later words turn elsewhere: the later words win.
+
+    Returns (old value, new value) for each parameter changed, so the others can be kept consistent."""
+    name = str(tool.get("name", ""))
+    out: list[tuple[str, str]] = []
+    for param in params(tool):
+        pd = plan.params.get(param.name)
+        if pd is None or param.kind != "enum" or pd.source != "habit" or pd.chosen is None:
+            continue
+        calls = [e.valid_from for e in events if e.dimension == f"{name}.{param.name}" and e.kind == "chose"]
+        if not calls:
+            continue
+        last = max(calls)
+        newer = [w for w in wishes if w.when is not None and w.when > last and w.kind in UPDATE_KINDS]
+        near = bearing(param_text(param.name, param.schema), param.labels, newer, embed)
+        found = choose_enum(param.labels, near, embed, task=task, about=param_text(param.name, param.schema))
+        if found is None:
+            continue
+        best, ranking = found
+        habit = next((i for i, v in enumerate(param.enum) if str(v) == str(pd.chosen)), None)
+        if (
+            habit is None
+            or best == habit
+            or ranking.scores[best] - ranking.scores[habit] < CERTAIN_MARGIN / 2
+        ):
+            continue
+        out.append((str(pd.chosen), str(param.enum[best])))
+        pd.chosen, pd.source, pd.certain = param.enum[best], "open", True
+        pd.reason = "newer than the habit, " + reason_of(ranking, near)
+    return out
+
+
+def _consistent(plan: Any, tool: dict[str, Any], overridden: list[tuple[str, str]], embed: Embed) -> None:
+    """Values the habit filled that belong with a value the user has moved away from are dropped."""
+    for param in params(tool):
+        pd = plan.params.get(param.name)
+        if pd is None or pd.source != "habit" or pd.chosen is None or param.kind not in ("string", "list"):
+            continue
+        values = pd.chosen if isinstance(pd.chosen, list) else [pd.chosen]
+        for old, new in overridden:
+            mat = embed([str(v) for v in values] + [old.replace("_", " "), new.replace("_", " ")])
+            k = len(values)
+            if any(float(mat[i] @ mat[k]) > float(mat[i] @ mat[k + 1]) for i in range(k)):
+                pd.reason = (
+                    f"not the usual {pd.chosen!r}: it goes with {old!r}, and you have moved to {new!r}"
+                )
+                pd.chosen, pd.certain, pd.source = None, False, "none"
+                if param.required:
+                    plan.clarifications.append(f"What would you like for {param.name.replace('_', ' ')} now?")
+                break
 
 
 def _spans(plan: Any, tool: dict[str, Any], embed: Embed, task: str) -> None:

@@ -80,7 +80,7 @@ STANCE_BEFORE: list[tuple[str, int, int]] = [
     ),
     (
         r"(?:only|exclusively|strictly|mainly|mostly|solely) (?!if\b|when\b|because\b|for\b|to\b|a\b|an\b|the\b|one\b|once\b|"
-        r"twice\b|about\b|just\b|been\b|got\b|have\b|had\b|had\b)[a-z]{3,}",
+        r"twice\b|about\b|just\b|been\b|got\b|have\b|had\b|please\b|thanks\b|now\b|then\b|today\b)[a-z]{3,}",
         1,
         3,
     ),
@@ -91,6 +91,14 @@ STANCE_BEFORE: list[tuple[str, int, int]] = [
     ),
     (r"(?:gravitate|lean|leaning|drawn) (?:towards?|to)", 1, 2),
     (r"(?:prefer|rather|sooner) (?:not to|not)", -1, 3),
+    (r"(?:i'd|i would|we'd|we would) (?:much |far |really )?(?:rather|sooner)(?! not)", 1, 2),
+    (
+        r"(?:i'm|i am|we're|we are|i've|we've|i have) (?:now |officially |finally |just |decided to go )?"
+        r"(?:going|gone|turning|turned|becoming|become|switching|switched|moving|moved)(?! to\b)(?! back\b)"
+        r"(?: (?:fully|completely|totally|full|100%|strictly|properly))?",
+        1,
+        3,
+    ),
     (
         r"(?:find it|it's|it is|it gets|it can be) (?:really |very |quite |so |too )?(?:hard|difficult|tough|impossible|a struggle|a challenge|tricky) to",
         -1,
@@ -148,7 +156,8 @@ _LEAD = re.compile(
 _TRAIL = re.compile(
     r"(?:\s+(?:and|or|but|so|please|thanks|thank you|though|too|as well|either|anymore|at all|for me|for us|lol|really|"
     r"really much|much|a lot|so much|very much|honestly|personally|these days|nowadays|in general|generally|"
-    r"whenever possible|when possible|if possible|if i can|most of the time|all the time|the most))+$"
+    r"whenever possible|when possible|if possible|if i can|most of the time|all the time|the most|from today|"
+    r"from now on|starting today|as of today|going forward|for good))+$"
 )
 _PRONOUN_ONLY = re.compile(
     r"^(?:it|that|this|them|those|these|one|ones|things?|stuff|so|too|much|more|less|any|some|me|you|"
@@ -511,12 +520,17 @@ _ASKS = re.compile(
     r"\b(?:give me|make it|make that|set it to|keep it (?:at|to|under)|i want|i need|i'd like|i would like|i always|"
     r"i usually|i normally|i prefer|i'd prefer|i'd rather|i like|let's do|let us do|go with|stick to|only)\b"
 )
+_FROM_NOW = re.compile(
+    r"\b(?:from|starting|as of|beginning|since|effective)\s+(?:today|tonight|now|this (?:week|month|morning|evening)|"
+    r"tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?:\s+on)?"
+)
 _NEXT_SPAN = re.compile(r"\bfor the (?:next|coming) (?:(\w+) )?(days?|weeks?|months?)\b")
 _SPAN_DAYS = {"day": 1, "week": 7, "month": 30}
 
 
 def _state_until(sentence: str, when: Any) -> Any:
     """When a preference said about a passing state stops holding (None: it does not pass)."""
+    sentence = _FROM_NOW.sub(" ", sentence)  # "from today" starts something; it does not end it
     until, _ = state_end(sentence, when)
     if until is not None:
         return until
