@@ -62,7 +62,7 @@ class Assistant:
         self.memory = memory
         self.llm = llm
         self.config = config
-        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.clock = clock or env_clock() or (lambda: datetime.now(timezone.utc))
         self.last_planner_ms = 0.0
         self._incognito: dict[str, list[tuple[str, str]]] = {}  # session -> [(role, text)], RAM only
         self._planner = None
@@ -207,7 +207,8 @@ class Assistant:
         elif call is not None:
             name = call["name"] if isinstance(call, dict) else call.name
             args = call["arguments"] if isinstance(call, dict) else call.arguments
-            proposal = {"name": name, "arguments": dict(args), "reasons": _reasons(plan, name)}
+            reasons = getattr(call, "reasons", None) or _reasons(plan, name)
+            proposal = {"name": name, "arguments": dict(args), "reasons": dict(reasons)}
             answer = (
                 f"Proposed action: {name}("
                 + ", ".join(f"{k}={v!r}" for k, v in args.items())
@@ -277,6 +278,29 @@ class Assistant:
                 subject=text,
             )
         )
+
+
+NOW_ENV = "IBACHAT_NOW"
+
+
+def env_clock() -> Callable[[], datetime] | None:
+    """A testing aid: ``IBACHAT_NOW=2026-12-03T14:00:00+00:00`` fixes "now" for every turn."""
+    import os
+
+    from ibachat.errors import ConfigError
+
+    raw = os.environ.get(NOW_ENV, "").strip()
+    if not raw:
+        return None
+    try:
+        fixed = datetime.fromisoformat(raw)
+    except ValueError:
+        raise ConfigError(
+            f"{NOW_ENV}={raw!r} is not an ISO date-time (e.g. 2026-12-03T14:00:00+00:00)"
+        ) from None
+    if fixed.tzinfo is None:
+        raise ConfigError(f"{NOW_ENV}={raw!r} has no time zone (add +00:00 or Z)")
+    return lambda: fixed
 
 
 def _raise_if_model_failed(outcome: Any) -> None:

@@ -49,9 +49,14 @@ _TOD_TIMES = {
 
 
 def task_date(task: str, now: datetime) -> date | None:
+    """The day the task's own words name ("on the 12th", "next Tuesday", "this weekend"), else None."""
     t = task.lower()
     if re.search(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", t):
         return now.date()
+    m = re.search(r"\b(this|next|the|on the|over the)\s+weekend\b", t)
+    if m:  # the coming Saturday (today on a Saturday or a Sunday); "next weekend": the one after
+        ahead = (5 - now.weekday()) % 7 if now.weekday() != 6 else 0
+        return (now + timedelta(days=ahead + (7 if m[1] == "next" else 0))).date()
     if re.search(r"\btomorrow\b", t):
         return (now + timedelta(days=1)).date()
     m = re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", t)
@@ -202,6 +207,22 @@ def task_value(name: str, prop: dict[str, Any], task: str, now: datetime) -> Any
         value = _place(task, name)
         return None if value is None else _clip(value, prop)
     return None
+
+
+def stated_times(schema: dict[str, Any], task: str, now: datetime) -> dict[str, str]:
+    """The dates and times the request itself states, per parameter: no model may change them."""
+    out: dict[str, str] = {}
+    for name, prop in (schema.get("properties") or {}).items():
+        if not isinstance(prop, dict) or prop.get("type") != "string" or prop.get("enum"):
+            continue
+        fmt, pattern = prop.get("format"), prop.get("pattern", "")
+        if fmt in ("date", "date-time") and task_date(task, now) is None:
+            continue
+        if fmt in ("date", "date-time") or "[0-5][0-9]" in pattern or re.search(r"(?:^|_)time$", name):
+            value = task_value(name, prop, task, now)
+            if isinstance(value, str):
+                out[name] = value
+    return out
 
 
 def fill_value(

@@ -1,0 +1,48 @@
+"""Issue 11, item 1: the date an action runs on is the one the request states, through `ask --yes --json`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ibachat.cli import main
+
+NOW = "2026-12-03T14:00:00+00:00"  # a Thursday
+# (how the request says the day, the day it means, relative to NOW)
+DATES = [
+    ("on the 12th", "2026-12-12"),
+    ("on Friday", "2026-12-04"),
+    ("next Tuesday", "2026-12-08"),
+    ("tomorrow evening", "2026-12-04"),
+    ("on the 3rd of January", "2027-01-03"),
+    ("in two weeks", "2026-12-17"),
+    ("this weekend", "2026-12-05"),
+]
+
+
+def ask_json(capsys, *args: str) -> tuple[int, dict, str]:
+    code = main(["--embedder", "hash", "ask", "--yes", "--json", *args])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if code == 0 else {}), err
+
+
+@pytest.mark.parametrize(("when", "day"), DATES)
+def test_the_floor_books_the_day_the_request_states(monkeypatch, capsys, when, day):
+    monkeypatch.setenv("IBACHAT_NOW", NOW)
+    code, reply, err = ask_json(capsys, "--model", "none", f"Book a flight from Berlin to Denver {when}")
+    assert code == 0, err
+    assert reply["result"]["status"] == "confirmed"
+    assert reply["result"]["arguments"]["date"] == day
+    assert when.removeprefix("on ") in reply["proposal"]["reasons"]["date"]
+
+
+def test_a_bad_fixed_now_is_one_line_and_stores_nothing(monkeypatch, capsys):
+    monkeypatch.setenv("IBACHAT_NOW", "next thursday")
+    code = main(["--embedder", "hash", "ask", "--model", "none", "Book a flight to Oslo tomorrow"])
+    _, err = capsys.readouterr()
+    assert (
+        code != 0 and "IBACHAT_NOW" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    )
+    assert main(["--embedder", "hash", "memory", "stats", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["turns"] == 0
