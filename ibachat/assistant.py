@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
+from ibachat.actions import PendingAction, act_on, answers_with, pending_for, rejection_events
 from ibachat.redact import redact
 from memory.atomic import atomic_write_text
 from memory.errors import NotFound
@@ -65,6 +66,7 @@ class Assistant:
         self.clock = clock or env_clock() or (lambda: datetime.now(timezone.utc))
         self.last_planner_ms = 0.0
         self._incognito: dict[str, list[tuple[str, str]]] = {}  # session -> [(role, text)], RAM only
+        self.pending: dict[str, PendingAction] = {}  # session -> the action a question is waiting on
         self._planner = None
 
     # ------------------------------------------------------------ labels
@@ -164,7 +166,13 @@ class Assistant:
 
     # ------------------------------------------------------------ the turn
     def _store(
-        self, session_id: str, role: str, text: str, *, tool_call: dict[str, Any] | None = None
+        self,
+        session_id: str,
+        role: str,
+        text: str,
+        *,
+        tool_call: dict[str, Any] | None = None,
+        flags: tuple[str, ...] = (),
     ) -> Turn | None:
         if session_id in self._incognito:
             self._incognito[session_id].append((role, text))
@@ -180,19 +188,32 @@ class Assistant:
         }
         if tool_call is not None:
             rec["tool_call"] = tool_call
+        if flags:
+            rec["flags"] = list(flags)
         return ingest(self.memory, [rec])[0]
 
     def respond(self, session_id: str, text: str, *, on_token: Callable[[str], None] | None = None) -> Reply:
         """Store the user's turn, plan, then answer (streamed) or propose a tool action."""
         from ibachat.agent.execution.router import route
         from ibachat.agent.execution.tools import as_task_tool, tools_for
+        from ibachat.agent.reading.events import REPLY_FLAG
 
         clean, kinds = redact(text)
-        user_turn = self._store(session_id, "user", clean)  # saved before any model runs
-        now = self.clock()
         tool = route(clean, [as_task_tool(t) for t in tools_for()])
+        pending = self.pending.pop(session_id, None)
+        answers = answers_with(pending, clean) if pending is not None and tool is None else None
+        # saved before any model runs; an answer to the assistant's question is not a preference
+        user_turn = self._store(session_id, "user", clean, flags=(REPLY_FLAG,) if answers else ())
+        now = self.clock()
         t0 = time.perf_counter()
-        outcome = self.planner.act(clean, now=now, tools=[tool] if tool else [], stream=on_token)
+        if answers and pending is not None:
+            task, tool = pending.task, pending.tool
+        else:
+            task, answers = clean, {}
+        if tool is not None:
+            outcome = act_on(self, task, tool, answers, now)
+        else:
+            outcome = self.planner.act(clean, now=now, tools=[], stream=on_token)
         self.last_planner_ms = (time.perf_counter() - t0) * 1000
         plan = outcome.plan
         call = getattr(outcome, "tool_call", None)
@@ -202,6 +223,8 @@ class Assistant:
         questions = list(getattr(plan, "clarifications", None) or [])
         clarify = str(questions[0]) if questions and call is not None else None
         proposal = None
+        if clarify and tool is not None:  # the next message may answer it
+            self.pending[session_id] = pending_for(task, tool, clarify, answers)
         if clarify:
             answer = clarify
         elif call is not None:
@@ -233,13 +256,23 @@ class Assistant:
         )
 
     def approve(self, reply: Reply, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Run the proposed mock tool (validated; nothing real happens) and remember that it ran."""
+        """Run the proposed mock tool (validated; nothing real happens) and remember that it ran.
+
+        With edited ``arguments``, the reply's proposal becomes what ran: the new values, each
+        changed one with "your edit" as its reason (not the plan's reason for the old value).
+        """
         from ibachat.agent.execution.tools import execute
 
         if reply.proposal is None:
             raise NotFound("this reply proposed no action")
-        args = dict(arguments if arguments is not None else reply.proposal["arguments"])
+        proposed = reply.proposal["arguments"]
+        args = dict(arguments if arguments is not None else proposed)
         result = execute(reply.proposal["name"], args)
+        if args != proposed:
+            old = reply.proposal.get("reasons") or {}
+            edited = sorted(k for k in {*args, *proposed} if args.get(k) != proposed.get(k))
+            reasons = {k: "your edit" if k in edited else old.get(k, "") for k in args}
+            reply.proposal = {**reply.proposal, "arguments": args, "reasons": reasons, "edited": edited}
         call = {"name": reply.proposal["name"], "arguments": args}
         self._store(
             reply.session_id,
@@ -250,34 +283,25 @@ class Assistant:
         return result
 
     def reject(self, reply: Reply, reason: str | None = None) -> None:
-        """Remember, in the user's name, that this action was turned down (and why)."""
+        """Remember, in the user's name, that this action was turned down (and why).
+
+        The stored turn is flagged so that its words (the card's values) are never read as
+        preferences; what it means is recorded explicitly (``rejection_events``).
+        """
+        from ibachat.agent.ingest import supersede_stale
+        from ibachat.agent.reading.events import REPLY_FLAG
+
         if reply.proposal is None:
             raise NotFound("this reply proposed no action")
         name, args = reply.proposal["name"], reply.proposal["arguments"]
         described = ", ".join(f"{k} {v}" for k, v in args.items())
-        text = f"No, don't do that ({name}: {described})."
-        if reason:
-            clean, _ = redact(reason)
-            text += f" {clean}"
-        turn = self._store(reply.session_id, "user", text)
+        clean = redact(reason)[0].strip() if reason else ""
+        text = f"No, don't do that ({name}: {described})." + (f" {clean}" if clean else "")
+        turn = self._store(reply.session_id, "user", text, flags=(REPLY_FLAG,))
         if turn is None:
             return
-        from memory.ledger import PreferenceEvent
-
-        self.memory.ledger.add(
-            PreferenceEvent(
-                dimension=name,
-                value=json.dumps(args, sort_keys=True, ensure_ascii=False),
-                kind="rejected",
-                valid_from=turn.time,
-                polarity=-1,
-                evidence=(turn.id,),
-                speaker="user",
-                confidence=0.6,
-                extractor="tool card",
-                subject=text,
-            )
-        )
+        added = self.memory.ledger.add_many(rejection_events(turn, reply.proposal, clean))
+        supersede_stale(self.memory.ledger, added)
 
 
 NOW_ENV = "IBACHAT_NOW"

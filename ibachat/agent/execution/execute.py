@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective, TextDirectives
+from ibachat.agent.execution.clarify import stated_params
 from ibachat.agent.execution.freetext import bound, screen
 from ibachat.agent.execution.reasons import justify
 from ibachat.agent.execution.slots import fill_value, stated_times, task_value
@@ -264,6 +265,10 @@ def call_tool(
             if name not in schema.setdefault("required", []):
                 schema["required"].append(name)
     plan.clarifications.extend(missing_details(original, plan, task, now))
+    props = original.get("properties") or {}
+    said = {n for n, p in props.items() if isinstance(p, dict) and task_value(n, p, task, now) is not None}
+    for question in stated_params(plan.clarifications, list(props), said):  # "from Sichuan House": asked
+        plan.clarifications.remove(question)
     args: dict[str, Any] | None = None
     if llm is not None:
         counters.model_calls += 1
