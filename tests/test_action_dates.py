@@ -46,3 +46,24 @@ def test_a_bad_fixed_now_is_one_line_and_stores_nothing(monkeypatch, capsys):
     )
     assert main(["--embedder", "hash", "memory", "stats", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["turns"] == 0
+
+
+def test_a_model_may_pick_the_hour_but_never_the_day(tmp_path):
+    from datetime import datetime
+
+    from ibachat.assistant import Assistant
+    from ibachat.llm.scripted import ScriptedLLM
+    from memory.memory import Memory
+
+    now = datetime.fromisoformat(NOW)
+    with Memory.open(tmp_path / "home", embedder="hash") as memory:
+        wrong_day = {"text": "call mum", "when": "2026-12-03T08:00:00+00:00"}
+        right_day = {"text": "call mum", "when": "2026-12-04T08:00:00+00:00"}
+        bot = Assistant(memory, ScriptedLLM([wrong_day, right_day]), clock=lambda: now)
+        moved = bot.respond("s", "Remind me to call mum on Friday").proposal
+        assert moved["arguments"]["when"] == "2026-12-04T12:00:00+00:00"
+        assert "12:00 as a default" in moved["reasons"]["when"]
+        kept = bot.respond("s", "Remind me to call mum on Friday").proposal
+        assert (
+            kept["arguments"]["when"] == "2026-12-04T08:00:00+00:00" and "a guess" in kept["reasons"]["when"]
+        )

@@ -21,7 +21,7 @@ from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective, TextDire
 from ibachat.agent.execution.clarify import stated_params
 from ibachat.agent.execution.freetext import bound, screen
 from ibachat.agent.execution.reasons import justify
-from ibachat.agent.execution.slots import fill_value, stated_times, task_value
+from ibachat.agent.execution.slots import fill_value, stated_days, stated_times, task_value
 from ibachat.agent.reading.polarity import analyse, normalise
 from ibachat.agent.types import PlannerCounters, ToolCall
 from ibachat.errors import IbachatError
@@ -296,6 +296,10 @@ def call_tool(
         if args.get(name) != value:
             counters.fallbacks.append(f"execute: {name} {args.get(name)!r} is not what the request says")
             args[name] = value
+    for name, day in stated_days(original, task, now).items():  # the model may pick the hour, not the day
+        if name in args and not str(args[name]).startswith(day):
+            counters.fallbacks.append(f"execute: {name} {args[name]!r} is not on the day the request says")
+            args[name] = task_value(name, (original.get("properties") or {})[name], task, now)
     args, fixes = enforce(args, original, plan if narrow else AlignmentPlan(task, now), task, now)
     reasons: dict[str, str] = {}
     if narrow:  # every value proposed has a true reason, or it is not proposed

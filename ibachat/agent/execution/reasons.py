@@ -13,7 +13,7 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ibachat.agent.execution.slots import task_date, task_value
+from ibachat.agent.execution.slots import task_date, task_time, task_value
 
 if TYPE_CHECKING:
     from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective
@@ -62,10 +62,14 @@ def reason_for(
 ) -> str | None:
     """Why ``value`` is proposed for ``name``; None when nothing justifies it."""
     stated = task_value(name, prop, task, now)
+    day = task_date(task, now) if prop.get("format") in ("date", "date-time") else None
+    if day is not None and str(value).startswith(day.isoformat()):
+        phrase = _date_phrase(task)
+        why = f'{REQUEST}: "{phrase}"' if phrase else REQUEST
+        if prop.get("format") == "date-time" and task_time(task) is None:
+            why += "; no time given" + (", 12:00 as a default" if value == stated else ", a guess")
+        return why
     if stated is not None and stated == value:
-        if prop.get("format") in ("date", "date-time") and task_date(task, now) is not None:
-            phrase = _date_phrase(task)
-            return f'{REQUEST}: "{phrase}"' if phrase else REQUEST
         return REQUEST
     if _plan_says(value, pd):
         assert pd is not None

@@ -218,11 +218,25 @@ def stated_times(schema: dict[str, Any], task: str, now: datetime) -> dict[str, 
         fmt, pattern = prop.get("format"), prop.get("pattern", "")
         if fmt in ("date", "date-time") and task_date(task, now) is None:
             continue
+        if fmt == "date-time" and task_time(task) is None:
+            continue  # the day alone is stated: see ``stated_days``
         if fmt in ("date", "date-time") or "[0-5][0-9]" in pattern or re.search(r"(?:^|_)time$", name):
             value = task_value(name, prop, task, now)
             if isinstance(value, str):
                 out[name] = value
     return out
+
+
+def stated_days(schema: dict[str, Any], task: str, now: datetime) -> dict[str, str]:
+    """For date-time parameters, the day the request states when it states no time of day."""
+    day = task_date(task, now)
+    if day is None or task_time(task) is not None:
+        return {}
+    return {
+        name: day.isoformat()
+        for name, prop in (schema.get("properties") or {}).items()
+        if isinstance(prop, dict) and prop.get("type") == "string" and prop.get("format") == "date-time"
+    }
 
 
 def fill_value(
