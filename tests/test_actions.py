@@ -77,6 +77,16 @@ def test_a_new_request_or_a_question_back_is_not_taken_for_the_answer(memory):
     assert back.proposal is None and REPLY_FLAG not in back.user_turn.flags
 
 
+@pytest.mark.parametrize("chatter", ["thanks", "I don't know", "ok", "never mind"])
+def test_a_short_reply_that_names_nothing_is_not_an_answer(memory, chatter):
+    past_dinners(memory, NOW)
+    assistant = bot(memory)
+    sid = assistant.new_session()
+    assert assistant.respond(sid, "Order me dinner").clarify
+    reply = assistant.respond(sid, chatter)
+    assert reply.proposal is None and REPLY_FLAG not in reply.user_turn.flags
+
+
 def test_the_first_one_answers_a_question_between_two(memory):
     past_dinners(memory, NOW)
     assistant = bot(memory)

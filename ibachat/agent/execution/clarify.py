@@ -20,6 +20,12 @@ _FILLER = re.compile(
     r"(?:(?:let'?s\s+)?(?:go with|use|take|pick|make it|i'?d like|i want)\s+)?(?:from\s+|at\s+|the\s+)*",
     re.I,
 )
+_CHATTER = re.compile(
+    r"^(?:thanks?(?: you)?|thx|ty|ok(?:ay)?|hi|hello|hey|lol|yes|yeah|yep|sure|maybe|hmm+|wait|what|why|how|"
+    r"i don'?t know|not sure|dunno|idk|whatever|any(?:thing)?|either|both|neither|you (?:choose|pick|decide)|"
+    r"good|great|cool|nice|fine)\b",
+    re.I,
+)
 MAX_ANSWER_WORDS = 8
 
 
@@ -52,6 +58,8 @@ def read_answer(reply: str, question: str, prop: dict[str, Any]) -> Any:
     if not text or text.endswith("?") or _CANCEL.match(text) or len(text.split()) > MAX_ANSWER_WORDS:
         return None
     core = _FILLER.sub("", text).strip(" .!,;:")
+    if _CHATTER.match(text) and not core:
+        return None
     offered = options(question)
     enum = prop.get("enum") or (prop.get("items") or {}).get("enum")
     low = core.lower()
@@ -64,8 +72,8 @@ def read_answer(reply: str, question: str, prop: dict[str, Any]) -> Any:
     if enum:
         hits = [v for v in enum if re.search(rf"(?<!\w){re.escape(_label(v))}(?!\w)", low)]
         return hits[0] if len(hits) == 1 else None
-    if prop.get("type") not in (None, "string") or not core:
-        return None
+    if prop.get("type") not in (None, "string") or not core or _CHATTER.match(core):
+        return None  # "thanks", "I don't know": not a name
     return core[:1].upper() + core[1:] if core[:1].islower() else core
 
 
