@@ -153,6 +153,15 @@ def test_an_edited_card_shows_what_ran_with_the_edit_as_its_reason(memory):
     assert reply.proposal["reasons"]["origin"] == "your request"
 
 
+def test_one_edited_call_is_not_called_a_habit(memory):
+    assistant = bot(memory)
+    first = assistant.respond("s", FLIGHT)
+    assistant.approve(first, {**first.proposal["arguments"], "seat": "window"})
+    later = bot(memory).respond("s", "Book a flight from Berlin to Oslo on Friday")
+    assert later.proposal["arguments"]["seat"] == "window"
+    assert later.proposal["reasons"]["seat"] == "chosen once before (one past call: not a habit yet)"
+
+
 # ------------------------------------------------------------------ 4: what a rejection teaches
 def test_rejecting_a_flights_meal_is_about_that_meal_not_the_diet(memory):
     assistant = bot(memory)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective
 
 DEFAULT = "default"
+WEAK_HABIT = "(weak: once)"  # how alignment/resolve.py marks a "habit" of a single past choice
 REQUEST = "your request"
 
 
@@ -73,6 +74,8 @@ def reason_for(
         return REQUEST
     if _plan_says(value, pd):
         assert pd is not None
+        if pd.source == "habit" and WEAK_HABIT in pd.reason:  # one past call (an edit, say) is no habit yet
+            return "chosen once before (one past call: not a habit yet)"
         return pd.reason or "from your history"
     if named_in(value, task) or (isinstance(value, list) and value and all(named_in(v, task) for v in value)):
         return (
