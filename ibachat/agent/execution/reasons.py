@@ -46,15 +46,23 @@ def _plan_says(value: Any, pd: ParamDirective | None) -> bool:
     return limit is not None and isinstance(value, (int, float)) and value == limit
 
 
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+_DAY_WORDS = re.compile(
+    r"\b(?:on |this |next |in |over )?(?:the \d{1,2}(?:st|nd|rd|th)(?: of "
+    + _MONTH
+    + r")?|\d{4}-\d{2}-\d{2}|"
+    r"today|tonight|tomorrow(?: morning| afternoon| evening| night)?|weekend|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|" + _MONTH + r" \d{1,2}(?:st|nd|rd|th)?|"
+    r"\d{1,2}(?:st|nd|rd|th)? (?:of )?"
+    + _MONTH
+    + r"|(?:\d+|a|an|one|two|three|four|five|six|seven) (?:day|week)s?)\b",
+    re.IGNORECASE,
+)
+
+
 def _date_phrase(task: str) -> str:
     """The words of the request that name the day, for the reason line."""
-    m = re.search(
-        r"\b(?:on |this |next |in |over )?(?:the \d{1,2}(?:st|nd|rd|th)(?: of \w+)?|\d{4}-\d{2}-\d{2}|today|tonight|"
-        r"tomorrow(?: \w+)?|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day|\w+ \d{1,2}(?:st|nd|rd|th)?|"
-        r"\d{1,2}(?:st|nd|rd|th)? (?:of )?\w+|(?:\d+|a|an|one|two|three|four|five|six|seven) (?:day|week)s?)\b",
-        task,
-        re.IGNORECASE,
-    )
+    m = _DAY_WORDS.search(task)
     return m.group(0) if m else ""
 
 
