@@ -18,6 +18,7 @@ DATES = [
     ("on the 3rd of January", "2027-01-03"),
     ("in two weeks", "2026-12-17"),
     ("this weekend", "2026-12-05"),
+    ("on Sunday 20 December", "2026-12-20"),  # the date said in full, not the coming Sunday
 ]
 
 

@@ -47,23 +47,30 @@ def _plan_says(value: Any, pd: ParamDirective | None) -> bool:
 
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
-_DAY_WORDS = re.compile(
-    r"\b(?:on |this |next |in |over )?(?:the \d{1,2}(?:st|nd|rd|th)(?: of "
-    + _MONTH
-    + r")?|\d{4}-\d{2}-\d{2}|"
-    r"today|tonight|tomorrow(?: morning| afternoon| evening| night)?|weekend|"
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|" + _MONTH + r" \d{1,2}(?:st|nd|rd|th)?|"
-    r"\d{1,2}(?:st|nd|rd|th)? (?:of )?"
-    + _MONTH
-    + r"|(?:\d+|a|an|one|two|three|four|five|six|seven) (?:day|week)s?)\b",
-    re.IGNORECASE,
-)
+_WEEKDAY = r"(?:(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day,? (?:the )?)?"
+_DAY_WORDS = [  # in the order slots.task_date reads them: a full date before a weekday
+    re.compile(rf"\b{_WEEKDAY}\d{{4}}-\d{{2}}-\d{{2}}\b", re.I),
+    re.compile(
+        rf"\b(?:on )?{_WEEKDAY}(?:(?:the )?\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTH}|{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?)\b",
+        re.I,
+    ),
+    re.compile(rf"\b(?:on )?{_WEEKDAY}the \d{{1,2}}(?:st|nd|rd|th)\b", re.I),
+    re.compile(
+        r"\b(?:on |this |next |in |over )?(?:today|tonight|tomorrow(?: morning| afternoon| evening| night)?|"
+        r"weekend|(?:\d+|a|an|one|two|three|four|five|six|seven) (?:day|week)s?|"
+        r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|week)\b",
+        re.I,
+    ),
+]
 
 
 def _date_phrase(task: str) -> str:
     """The words of the request that name the day, for the reason line."""
-    m = _DAY_WORDS.search(task)
-    return m.group(0) if m else ""
+    for pattern in _DAY_WORDS:
+        m = pattern.search(task)
+        if m:
+            return m.group(0)
+    return ""
 
 
 def reason_for(
