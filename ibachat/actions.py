@@ -14,6 +14,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -30,6 +31,60 @@ class PendingAction:
     question: str
     param: str | None  # the parameter the question is about
     answers: dict[str, Any] = field(default_factory=dict)  # earlier answers, per parameter
+
+
+PENDING_FILE = "pending.json"  # under the home: a question asked by one `ibachat ask` waits for the next
+PENDING_TTL_S = 3600.0  # a question older than this is no longer waiting
+
+
+def save_pending(home: Path, session_id: str, pending: PendingAction | None, now: datetime) -> None:
+    """Keep (or, with None, drop) the session's pending action on disk."""
+    from memory.atomic import atomic_write_text
+
+    path = home / PENDING_FILE
+    waiting = _read_pending(path)
+    if pending is None and session_id not in waiting:
+        return
+    if pending is None:
+        waiting.pop(session_id, None)
+    else:
+        waiting[session_id] = {
+            "task": pending.task,
+            "tool": pending.tool.get("name"),
+            "question": pending.question,
+            "param": pending.param,
+            "answers": pending.answers,
+            "asked": now.isoformat(),
+        }
+    atomic_write_text(path, json.dumps(waiting, ensure_ascii=False, default=str))
+
+
+def load_pending(home: Path, session_id: str, now: datetime) -> PendingAction | None:
+    """The session's pending action from disk, if one is still waiting (not older than the TTL)."""
+    from ibachat.agent.execution.tools import as_task_tool, get_tool
+    from ibachat.errors import IbachatError
+
+    rec = _read_pending(home / PENDING_FILE).get(session_id)
+    if not isinstance(rec, dict):
+        return None
+    try:
+        asked = datetime.fromisoformat(str(rec["asked"]))
+        if not 0 <= (now - asked).total_seconds() <= PENDING_TTL_S:
+            return None
+        tool = as_task_tool(get_tool(str(rec["tool"])))
+        return PendingAction(
+            str(rec["task"]), tool, str(rec["question"]), rec.get("param"), dict(rec.get("answers") or {})
+        )
+    except (KeyError, TypeError, ValueError, IbachatError):
+        return None  # a file from another version, or hand-edited: nothing is waiting
+
+
+def _read_pending(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def pending_for(task: str, tool: dict[str, Any], question: str, answers: dict[str, Any]) -> PendingAction:

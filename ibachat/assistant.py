@@ -16,7 +16,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from ibachat.actions import PendingAction, act_on, answers_with, pending_for, rejection_events
+from ibachat.actions import (
+    PendingAction,
+    act_on,
+    answers_with,
+    load_pending,
+    pending_for,
+    rejection_events,
+    save_pending,
+)
 from ibachat.redact import redact
 from memory.atomic import atomic_write_text
 from memory.errors import NotFound
@@ -200,7 +208,7 @@ class Assistant:
 
         clean, kinds = redact(text)
         tool = route(clean, [as_task_tool(t) for t in tools_for()])
-        pending = self.pending.pop(session_id, None)
+        pending = self._take_pending(session_id)
         answers = answers_with(pending, clean) if pending is not None and tool is None else None
         # saved before any model runs; an answer to the assistant's question is not a preference
         user_turn = self._store(session_id, "user", clean, flags=(REPLY_FLAG,) if answers else ())
@@ -223,8 +231,10 @@ class Assistant:
         questions = list(getattr(plan, "clarifications", None) or [])
         clarify = str(questions[0]) if questions and call is not None else None
         proposal = None
-        if clarify and tool is not None:  # the next message may answer it
+        if clarify and tool is not None:  # the next message (or the next `ibachat ask`) may answer it
             self.pending[session_id] = pending_for(task, tool, clarify, answers)
+            if session_id not in self._incognito and not self.memory.readonly:
+                save_pending(self.memory.home, session_id, self.pending[session_id], now)
         if clarify:
             answer = clarify
         elif call is not None:
@@ -254,6 +264,17 @@ class Assistant:
             planner_ms=self.last_planner_ms,
             counters=getattr(outcome, "counters", None),
         )
+
+    def _take_pending(self, session_id: str) -> PendingAction | None:
+        """The action waiting on this session's last question (in RAM, else on disk); no longer waiting."""
+        pending = self.pending.pop(session_id, None)
+        if session_id in self._incognito or self.memory.readonly:
+            return pending
+        now = self.clock()
+        if pending is None:
+            pending = load_pending(self.memory.home, session_id, now)
+        save_pending(self.memory.home, session_id, None, now)
+        return pending
 
     def approve(self, reply: Reply, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
         """Run the proposed mock tool (validated; nothing real happens) and remember that it ran.

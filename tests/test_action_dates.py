@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import pytest
 
@@ -50,8 +51,6 @@ def test_a_bad_fixed_now_is_one_line_and_stores_nothing(monkeypatch, capsys):
 
 
 def test_a_model_may_pick_the_hour_but_never_the_day(tmp_path):
-    from datetime import datetime
-
     from ibachat.assistant import Assistant
     from ibachat.llm.scripted import ScriptedLLM
     from memory.memory import Memory
@@ -68,3 +67,33 @@ def test_a_model_may_pick_the_hour_but_never_the_day(tmp_path):
         assert (
             kept["arguments"]["when"] == "2026-12-04T08:00:00+00:00" and "a guess" in kept["reasons"]["when"]
         )
+
+
+def test_a_question_asked_by_one_ask_is_answered_by_the_next(monkeypatch, capsys):
+    """Issue 11, item 2 through `ask`: the answer, in the same session, completes the action."""
+    from memory.memory import Memory
+    from tests.actions_history import past_dinners
+
+    monkeypatch.setenv("IBACHAT_NOW", NOW)
+    with Memory.open(embedder="hash") as memory:
+        past_dinners(memory, datetime.fromisoformat(NOW))
+        before = len(memory.ledger.all())
+    code, asked, err = ask_json(capsys, "--model", "none", "Order me dinner")
+    assert code == 0, err
+    assert (
+        asked["proposal"] is None and "Sichuan House" in asked["clarify"] and "Taco Loco" in asked["clarify"]
+    )
+    code, done, err = ask_json(capsys, "--model", "none", "Sichuan House")
+    assert code == 0, err
+    assert done["clarify"] is None and done["result"]["status"] == "confirmed"
+    assert done["result"]["arguments"]["restaurant"] == "Sichuan House"
+    assert "your answer" in done["proposal"]["reasons"]["restaurant"]
+    with Memory.open(embedder="hash") as memory:
+        answer = memory.get(done["user_turn"])
+        assert answer.text == "Sichuan House" and not [
+            e for e in memory.ledger.all() if answer.id in e.evidence
+        ]
+        added = memory.ledger.all()[before:]
+        assert added and all(e.kind == "chose" for e in added)  # only what ran was learnt
+    code, again, _ = ask_json(capsys, "--model", "none", "Sichuan House")  # nothing is waiting any more
+    assert code == 0 and again["proposal"] is None

@@ -57,6 +57,8 @@ async def test_an_edited_card_shows_the_new_values_next_to_approved(build, memor
         await settle(pilot)
         await send(pilot, "Book a flight from Berlin to Denver on the 12th")
         card = app.query_one(ToolCard)
+        rows = [str(w.render()) for w in card.query(".tool-param")]
+        assert any(r.startswith("date = 2026-03-12") and "the 12th" in r for r in rows), rows  # not today
         card.focus()
         await pilot.press("e")
         await settle(pilot)
