@@ -162,6 +162,9 @@ class Assistant:
         titles = self._titles()
         titles.pop(session_id, None)
         self._save_titles(titles)
+        self.pending.pop(session_id, None)
+        if not self.memory.readonly:
+            save_pending(self.memory.home, session_id, None, self.clock())
         return len(removed)
 
     def search(self, query: str, k: int = 20) -> list[tuple[Hit, Turn]]:
