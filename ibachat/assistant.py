@@ -16,6 +16,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
+from ibachat.actions import (
+    PendingAction,
+    act_on,
+    answers_with,
+    load_pending,
+    pending_for,
+    rejection_events,
+    save_pending,
+)
 from ibachat.redact import redact
 from memory.atomic import atomic_write_text
 from memory.errors import NotFound
@@ -62,9 +71,10 @@ class Assistant:
         self.memory = memory
         self.llm = llm
         self.config = config
-        self.clock = clock or (lambda: datetime.now(timezone.utc))
+        self.clock = clock or env_clock() or (lambda: datetime.now(timezone.utc))
         self.last_planner_ms = 0.0
         self._incognito: dict[str, list[tuple[str, str]]] = {}  # session -> [(role, text)], RAM only
+        self.pending: dict[str, PendingAction] = {}  # session -> the action a question is waiting on
         self._planner = None
 
     # ------------------------------------------------------------ labels
@@ -152,6 +162,9 @@ class Assistant:
         titles = self._titles()
         titles.pop(session_id, None)
         self._save_titles(titles)
+        self.pending.pop(session_id, None)
+        if not self.memory.readonly:
+            save_pending(self.memory.home, session_id, None, self.clock())
         return len(removed)
 
     def search(self, query: str, k: int = 20) -> list[tuple[Hit, Turn]]:
@@ -164,7 +177,13 @@ class Assistant:
 
     # ------------------------------------------------------------ the turn
     def _store(
-        self, session_id: str, role: str, text: str, *, tool_call: dict[str, Any] | None = None
+        self,
+        session_id: str,
+        role: str,
+        text: str,
+        *,
+        tool_call: dict[str, Any] | None = None,
+        flags: tuple[str, ...] = (),
     ) -> Turn | None:
         if session_id in self._incognito:
             self._incognito[session_id].append((role, text))
@@ -180,20 +199,33 @@ class Assistant:
         }
         if tool_call is not None:
             rec["tool_call"] = tool_call
+        if flags:
+            rec["flags"] = list(flags)
         return ingest(self.memory, [rec])[0]
 
     def respond(self, session_id: str, text: str, *, on_token: Callable[[str], None] | None = None) -> Reply:
         """Store the user's turn, plan, then answer (streamed) or propose a tool action."""
         from ibachat.agent.execution.router import route
         from ibachat.agent.execution.tools import as_task_tool, tools_for
+        from ibachat.agent.reading.events import REPLY_FLAG
 
         clean, kinds = redact(text)
-        user_turn = self._store(session_id, "user", clean)  # saved before any model runs
-        now = self.clock()
         embed = getattr(self.memory, "embed_queries", None)
         tool = route(clean, [as_task_tool(t) for t in tools_for()], embed=embed if callable(embed) else None)
+        pending = self._take_pending(session_id)
+        answers = answers_with(pending, clean) if pending is not None and tool is None else None
+        # saved before any model runs; an answer to the assistant's question is not a preference
+        user_turn = self._store(session_id, "user", clean, flags=(REPLY_FLAG,) if answers else ())
+        now = self.clock()
         t0 = time.perf_counter()
-        outcome = self.planner.act(clean, now=now, tools=[tool] if tool else [], stream=on_token)
+        if answers and pending is not None:
+            task, tool = pending.task, pending.tool
+        else:
+            task, answers = clean, {}
+        if tool is not None:
+            outcome = act_on(self, task, tool, answers, now)
+        else:
+            outcome = self.planner.act(clean, now=now, tools=[], stream=on_token)
         self.last_planner_ms = (time.perf_counter() - t0) * 1000
         plan = outcome.plan
         call = getattr(outcome, "tool_call", None)
@@ -203,12 +235,17 @@ class Assistant:
         questions = list(getattr(plan, "clarifications", None) or [])
         clarify = str(questions[0]) if questions and call is not None else None
         proposal = None
+        if clarify and tool is not None:  # the next message (or the next `ibachat ask`) may answer it
+            self.pending[session_id] = pending_for(task, tool, clarify, answers)
+            if session_id not in self._incognito and not self.memory.readonly:
+                save_pending(self.memory.home, session_id, self.pending[session_id], now)
         if clarify:
             answer = clarify
         elif call is not None:
             name = call["name"] if isinstance(call, dict) else call.name
             args = call["arguments"] if isinstance(call, dict) else call.arguments
-            proposal = {"name": name, "arguments": dict(args), "reasons": _reasons(plan, name)}
+            reasons = getattr(call, "reasons", None) or _reasons(plan, name)
+            proposal = {"name": name, "arguments": dict(args), "reasons": dict(reasons)}
             answer = (
                 f"Proposed action: {name}("
                 + ", ".join(f"{k}={v!r}" for k, v in args.items())
@@ -232,14 +269,35 @@ class Assistant:
             counters=getattr(outcome, "counters", None),
         )
 
+    def _take_pending(self, session_id: str) -> PendingAction | None:
+        """The action waiting on this session's last question (in RAM, else on disk); no longer waiting."""
+        pending = self.pending.pop(session_id, None)
+        if session_id in self._incognito or self.memory.readonly:
+            return pending
+        now = self.clock()
+        if pending is None:
+            pending = load_pending(self.memory.home, session_id, now)
+        save_pending(self.memory.home, session_id, None, now)
+        return pending
+
     def approve(self, reply: Reply, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Run the proposed mock tool (validated; nothing real happens) and remember that it ran."""
+        """Run the proposed mock tool (validated; nothing real happens) and remember that it ran.
+
+        With edited ``arguments``, the reply's proposal becomes what ran: the new values, each
+        changed one with "your edit" as its reason (not the plan's reason for the old value).
+        """
         from ibachat.agent.execution.tools import execute
 
         if reply.proposal is None:
             raise NotFound("this reply proposed no action")
-        args = dict(arguments if arguments is not None else reply.proposal["arguments"])
+        proposed = reply.proposal["arguments"]
+        args = dict(arguments if arguments is not None else proposed)
         result = execute(reply.proposal["name"], args)
+        if args != proposed:
+            old = reply.proposal.get("reasons") or {}
+            edited = sorted(k for k in {*args, *proposed} if args.get(k) != proposed.get(k))
+            reasons = {k: "your edit" if k in edited else old.get(k, "") for k in args}
+            reply.proposal = {**reply.proposal, "arguments": args, "reasons": reasons, "edited": edited}
         call = {"name": reply.proposal["name"], "arguments": args}
         self._store(
             reply.session_id,
@@ -250,34 +308,48 @@ class Assistant:
         return result
 
     def reject(self, reply: Reply, reason: str | None = None) -> None:
-        """Remember, in the user's name, that this action was turned down (and why)."""
+        """Remember, in the user's name, that this action was turned down (and why).
+
+        The stored turn is flagged so that its words (the card's values) are never read as
+        preferences; what it means is recorded explicitly (``rejection_events``).
+        """
+        from ibachat.agent.ingest import supersede_stale
+        from ibachat.agent.reading.events import REPLY_FLAG
+
         if reply.proposal is None:
             raise NotFound("this reply proposed no action")
         name, args = reply.proposal["name"], reply.proposal["arguments"]
         described = ", ".join(f"{k} {v}" for k, v in args.items())
-        text = f"No, don't do that ({name}: {described})."
-        if reason:
-            clean, _ = redact(reason)
-            text += f" {clean}"
-        turn = self._store(reply.session_id, "user", text)
+        clean = redact(reason)[0].strip() if reason else ""
+        text = f"No, don't do that ({name}: {described})." + (f" {clean}" if clean else "")
+        turn = self._store(reply.session_id, "user", text, flags=(REPLY_FLAG,))
         if turn is None:
             return
-        from memory.ledger import PreferenceEvent
+        added = self.memory.ledger.add_many(rejection_events(turn, reply.proposal, clean))
+        supersede_stale(self.memory.ledger, added)
 
-        self.memory.ledger.add(
-            PreferenceEvent(
-                dimension=name,
-                value=json.dumps(args, sort_keys=True, ensure_ascii=False),
-                kind="rejected",
-                valid_from=turn.time,
-                polarity=-1,
-                evidence=(turn.id,),
-                speaker="user",
-                confidence=0.6,
-                extractor="tool card",
-                subject=text,
-            )
-        )
+
+NOW_ENV = "IBACHAT_NOW"
+
+
+def env_clock() -> Callable[[], datetime] | None:
+    """A testing aid: ``IBACHAT_NOW=2026-12-03T14:00:00+00:00`` fixes "now" for every turn."""
+    import os
+
+    from ibachat.errors import ConfigError
+
+    raw = os.environ.get(NOW_ENV, "").strip()
+    if not raw:
+        return None
+    try:
+        fixed = datetime.fromisoformat(raw)
+    except ValueError:
+        raise ConfigError(
+            f"{NOW_ENV}={raw!r} is not an ISO date-time (e.g. 2026-12-03T14:00:00+00:00)"
+        ) from None
+    if fixed.tzinfo is None:
+        raise ConfigError(f"{NOW_ENV}={raw!r} has no time zone (add +00:00 or Z)")
+    return lambda: fixed
 
 
 def _raise_if_model_failed(outcome: Any) -> None:

@@ -32,6 +32,7 @@ class Evidence:
 class ToolCall:
     name: str
     arguments: dict[str, Any]
+    reasons: dict[str, str] = field(default_factory=dict)  # per argument: why it has this value
 
 
 @dataclass

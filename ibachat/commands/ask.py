@@ -12,10 +12,12 @@ from ibachat.commands.common import err_console, open_memory, out_console
 
 
 def load_model(obj: dict[str, Any], spec: str | None = None) -> Any:
-    """The configured chat model (not loaded yet: the first call loads or connects)."""
+    """The configured chat model (not loaded yet: the first call loads or connects); None for "none"."""
     from ibachat.llm.select import resolve_model
 
     cfg = obj["config"]
+    if spec is not None and spec.strip().lower() == "none":
+        return None  # the planner's deterministic floor only
     return resolve_model(spec or cfg.model, host=cfg.ollama_host or None)
 
 
@@ -30,7 +32,8 @@ def load_model(obj: dict[str, Any], spec: str | None = None) -> Any:
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for machines.")
 @click.option(
-    "--model", help="Chat model for this turn: auto | embedded | embedded:/path.gguf | ollama:NAME."
+    "--model",
+    help="Chat model for this turn: auto | embedded | embedded:/path.gguf | ollama:NAME | none (the planner's floor).",
 )
 @click.pass_obj
 def ask(

@@ -295,6 +295,8 @@ class IbachatApp(SessionActions, JobRunner, App[None]):
     def approve(self, card: ToolCard, arguments: dict[str, Any] | None) -> None:
         def done(result: dict[str, Any]) -> None:
             if card.is_attached:
+                if arguments is not None:
+                    card.show_ran()  # the edited values, not the proposed ones, next to "approved"
                 card.settle("approved", _result_line(result))
             self.refresh_status()
 

@@ -68,12 +68,34 @@ def _best(chosen: list[PreferenceEvent], words: set[str]) -> tuple[str, int]:
     return best, counts[best]
 
 
+_QUALIFIED = re.compile(
+    r"\b(?:usual|regular)\s+((?:[a-z][\w'-]*\s+){0,3}?)(?:place|spot|restaurant|one|shop)\b"
+)
+
+
+def qualifier(task: str) -> set[str]:
+    """What kind of place the habit is said to be ("the usual Thai place": {"thai"})."""
+    m = _QUALIFIED.search(task.lower())
+    return set(re.findall(r"[a-z]{3,}", m[1])) - _PLAIN if m else set()
+
+
+def _call_words(res: Resolution, value: str, param: str) -> set[str]:
+    """The words of the past calls that chose ``value`` for ``param`` (all their arguments)."""
+    turns = {t for e in _choices(res, param) if e.value == value for t in e.evidence}
+    words = set(re.findall(r"[a-z]{3,}", value.lower()))
+    for e in res.events.values():
+        if e.kind == "chose" and set(e.evidence) & turns:
+            words |= set(re.findall(r"[a-z]{3,}", str(e.value).lower()))
+    return words
+
+
 def apply_usual(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution) -> None:
     """Fill free-text parameters from past calls when the task asks for the usual."""
     if not habitual(plan.task):
         return
     schema = (tool.get("parameters") or {}).get("properties") or {}
     words = set(re.findall(r"[a-z]{3,}", plan.task.lower())) - _PLAIN
+    kind = qualifier(plan.task)
     calls: set[int] | None = None
     for param in params(tool):
         prop = schema.get(param.name) or {}
@@ -84,7 +106,22 @@ def apply_usual(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution) -> N
         said = task_value(param.name, prop, plan.task, plan.now)
         if said is not None:  # the task names it: past calls with that value say what else is usual
             turns = {t for e in chosen if e.value.lower() == str(said).lower() for t in e.evidence}
+        elif chosen and kind and not any(kind & _call_words(res, e.value, param.name) for e in chosen):
+            # "the usual Thai place" and no past call was Thai: no habit to follow, ask
+            past = ", ".join(dict.fromkeys(e.value for e in chosen))
+            label = param.name.replace("_", " ")
+            pd.chosen, pd.certain, pd.source = None, False, "none"
+            pd.reason = f"no past {label} is {' '.join(sorted(kind))} (past: {past})"
+            decision = res.decisions.get(f"param:{param.name}")
+            if decision is not None:
+                decision.question = f"Which {' '.join(sorted(kind)).title()} {label} should I use? None of your past ones is: {past}."
+            continue
         elif chosen:
+            if kind:  # only the past choices of that kind, and no question between the others
+                chosen = [e for e in chosen if kind & _call_words(res, e.value, param.name)]
+                decision = res.decisions.get(f"param:{param.name}")
+                if decision is not None and len({e.value for e in chosen}) == 1:
+                    decision.question = ""
             best, n = _best(chosen, words)
             pd.chosen, pd.certain, pd.source = best, True, "habit"
             pd.reason = f"the usual: {best} ({n} past call(s))"

@@ -18,8 +18,10 @@ from datetime import datetime
 from typing import Any
 
 from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective, TextDirectives
+from ibachat.agent.execution.clarify import stated_params
 from ibachat.agent.execution.freetext import bound, screen
-from ibachat.agent.execution.slots import fill_value, task_value
+from ibachat.agent.execution.reasons import justify
+from ibachat.agent.execution.slots import fill_value, stated_days, stated_times, task_value
 from ibachat.agent.reading.polarity import analyse, normalise
 from ibachat.agent.types import PlannerCounters, ToolCall
 from ibachat.errors import IbachatError
@@ -255,7 +257,18 @@ def call_tool(
     original = tool.get("parameters") or {"type": "object", "properties": {}}
     schema = narrow_schema(original, plan) if narrow else original
     start = time.perf_counter()
+    stated = stated_times(original, task, now)  # "on the 12th", "at 7pm": the request's, not a model's
+    if narrow and stated:
+        schema = copy.deepcopy(schema)
+        for name, value in stated.items():
+            schema["properties"][name] = {**schema["properties"][name], "enum": [value]}
+            if name not in schema.setdefault("required", []):
+                schema["required"].append(name)
     plan.clarifications.extend(missing_details(original, plan, task, now))
+    props = original.get("properties") or {}
+    said = {n for n, p in props.items() if isinstance(p, dict) and task_value(n, p, task, now) is not None}
+    for question in stated_params(plan.clarifications, list(props), said):  # "from Sichuan House": asked
+        plan.clarifications.remove(question)
     args: dict[str, Any] | None = None
     if llm is not None:
         counters.model_calls += 1
@@ -279,11 +292,23 @@ def call_tool(
         args = slot_fill(schema, plan, task, now)
     elif narrow:
         args = screen(args, original, schema, lambda: slot_fill(original, plan, task, now), counters)
+    for name, value in stated.items():
+        if args.get(name) != value:
+            counters.fallbacks.append(f"execute: {name} {args.get(name)!r} is not what the request says")
+            args[name] = value
+    for name, day in stated_days(original, task, now).items():  # the model may pick the hour, not the day
+        if name in args and not str(args[name]).startswith(day):
+            counters.fallbacks.append(f"execute: {name} {args[name]!r} is not on the day the request says")
+            args[name] = task_value(name, (original.get("properties") or {})[name], task, now)
     args, fixes = enforce(args, original, plan if narrow else AlignmentPlan(task, now), task, now)
+    reasons: dict[str, str] = {}
+    if narrow:  # every value proposed has a true reason, or it is not proposed
+        args, reasons, unjustified = justify(args, original, plan, task, now, content=CONTENT_PARAMS)
+        fixes += unjustified
     if llm is not None and fixes:
         counters.fallbacks.append("execute: repaired " + "; ".join(fixes)[:200])
     counters.timings_ms["execute_ms"] = (time.perf_counter() - start) * 1000
-    return ToolCall(str(tool.get("name", "tool")), args)
+    return ToolCall(str(tool.get("name", "tool")), args, reasons)
 
 
 # ---------------------------------------------------------------------------- text answers

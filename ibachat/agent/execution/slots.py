@@ -49,24 +49,14 @@ _TOD_TIMES = {
 
 
 def task_date(task: str, now: datetime) -> date | None:
+    """The day the task's own words name ("on the 12th", "next Tuesday", "this weekend"), else None.
+
+    A date said in full wins over a weekday said with it ("on Friday 14 February", "Friday the 12th").
+    """
     t = task.lower()
-    if re.search(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", t):
-        return now.date()
-    if re.search(r"\btomorrow\b", t):
-        return (now + timedelta(days=1)).date()
     m = re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", t)
     if m:
         return date(int(m[1]), int(m[2]), int(m[3]))
-    m = re.search(r"\bin (\d+|a|an|one|two|three|four|five|six|seven) (day|week)s?\b", t)
-    if m:
-        n = int(m[1]) if m[1].isdigit() else NUM.get(m[1], 1)
-        return (now + timedelta(days=n * (7 if m[2] == "week" else 1))).date()
-    m = re.search(r"\b(?:on |this |next )?(" + "|".join(WEEKDAYS) + r")\b", t)
-    if m:
-        delta = (WEEKDAYS.index(m[1]) - now.weekday()) % 7 or 7
-        if "next " + m[1] in t and delta < 7:
-            delta += 7 if delta <= 2 else 0
-        return (now + timedelta(days=delta)).date()
     mon = "|".join(mo[:3] + r"\w*" for mo in MONTHS)
     m = re.search(
         rf"\b({mon})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({mon})\b", t
@@ -79,11 +69,29 @@ def task_date(task: str, now: datetime) -> date | None:
             return date(year, month, int(day))
         except ValueError:
             return None
-    if re.search(r"\bnext week\b", t):
-        return (now + timedelta(days=(7 - now.weekday()) or 7)).date()
     m = re.search(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", t)
     if m:  # "on the 12th": that day of this month, or of the next if it has passed
         return _day_of_month(int(m[1]), now.date())
+    if re.search(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", t):
+        return now.date()
+    m = re.search(r"\b(this|next|the|on the|over the)\s+weekend\b", t)
+    if m:  # the coming Saturday (today on a Saturday or a Sunday); "next weekend": the one after
+        ahead = (5 - now.weekday()) % 7 if now.weekday() != 6 else 0
+        return (now + timedelta(days=ahead + (7 if m[1] == "next" else 0))).date()
+    if re.search(r"\btomorrow\b", t):
+        return (now + timedelta(days=1)).date()
+    m = re.search(r"\bin (\d+|a|an|one|two|three|four|five|six|seven) (day|week)s?\b", t)
+    if m:
+        n = int(m[1]) if m[1].isdigit() else NUM.get(m[1], 1)
+        return (now + timedelta(days=n * (7 if m[2] == "week" else 1))).date()
+    m = re.search(r"\b(?:on |this |next )?(" + "|".join(WEEKDAYS) + r")\b", t)
+    if m:
+        delta = (WEEKDAYS.index(m[1]) - now.weekday()) % 7 or 7
+        if "next " + m[1] in t and delta < 7:
+            delta += 7 if delta <= 2 else 0
+        return (now + timedelta(days=delta)).date()
+    if re.search(r"\bnext week\b", t):
+        return (now + timedelta(days=(7 - now.weekday()) or 7)).date()
     return None
 
 
@@ -202,6 +210,36 @@ def task_value(name: str, prop: dict[str, Any], task: str, now: datetime) -> Any
         value = _place(task, name)
         return None if value is None else _clip(value, prop)
     return None
+
+
+def stated_times(schema: dict[str, Any], task: str, now: datetime) -> dict[str, str]:
+    """The dates and times the request itself states, per parameter: no model may change them."""
+    out: dict[str, str] = {}
+    for name, prop in (schema.get("properties") or {}).items():
+        if not isinstance(prop, dict) or prop.get("type") != "string" or prop.get("enum"):
+            continue
+        fmt, pattern = prop.get("format"), prop.get("pattern", "")
+        if fmt in ("date", "date-time") and task_date(task, now) is None:
+            continue
+        if fmt == "date-time" and task_time(task) is None:
+            continue  # the day alone is stated: see ``stated_days``
+        if fmt in ("date", "date-time") or "[0-5][0-9]" in pattern or re.search(r"(?:^|_)time$", name):
+            value = task_value(name, prop, task, now)
+            if isinstance(value, str):
+                out[name] = value
+    return out
+
+
+def stated_days(schema: dict[str, Any], task: str, now: datetime) -> dict[str, str]:
+    """For date-time parameters, the day the request states when it states no time of day."""
+    day = task_date(task, now)
+    if day is None or task_time(task) is not None:
+        return {}
+    return {
+        name: day.isoformat()
+        for name, prop in (schema.get("properties") or {}).items()
+        if isinstance(prop, dict) and prop.get("type") == "string" and prop.get("format") == "date-time"
+    }
 
 
 def fill_value(

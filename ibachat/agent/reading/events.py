@@ -54,6 +54,9 @@ STATED_CONF = {3: 0.85, 2: 0.75, 1: 0.6, 0: 0.5}
 OPEN_STATE_DAYS = 7
 
 
+REPLY_FLAG = "reply"  # a turn whose preference meaning was recorded explicitly (never read by rules)
+
+
 def extract_events(
     turns: Sequence[Turn],
     *,
@@ -66,6 +69,8 @@ def extract_events(
     seen: dict[str, list[Turn]] = {}
     out: dict[str, PreferenceEvent] = {}
     for turn in sorted(turns, key=lambda t: (t.time, t.id)):
+        if REPLY_FLAG in turn.flags:
+            continue  # an answer to the assistant's own question or card: recorded by what it answered
         turn = clipped(turn)
         earlier = seen.setdefault(turn.session_id, [])
         for ev in _turn_events(turn, earlier, context, vocab, extractor):

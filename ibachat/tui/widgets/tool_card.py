@@ -52,7 +52,16 @@ class ToolCard(Vertical, can_focus=True):
         yield Label(
             Text.assemble(("Proposed action: ", "bold"), (name, "bold reverse")), classes="tool-title"
         )
+        yield from self._rows()
+        with Horizontal(classes="tool-buttons"):
+            yield Button("Approve (a)", id="approve", variant="success")
+            yield Button("Edit (e)", id="edit", variant="primary")
+            yield Button("Reject (r)", id="reject", variant="error")
+        yield Static("", classes="tool-result", markup=False)
+
+    def _rows(self) -> list[Static]:
         reasons = proposal_reasons(self.reply)
+        rows = []
         for param, value in self.arguments.items():
             row = Text()
             row.append(f"{param} = ", style="bold")
@@ -61,12 +70,14 @@ class ToolCard(Vertical, can_focus=True):
             if reason:
                 row.append("  — ", style="dim")
                 row.append_text(safe_line(str(reason), 120, style="italic"))
-            yield Static(row, classes="tool-param", markup=False)
-        with Horizontal(classes="tool-buttons"):
-            yield Button("Approve (a)", id="approve", variant="success")
-            yield Button("Edit (e)", id="edit", variant="primary")
-            yield Button("Reject (r)", id="reject", variant="error")
-        yield Static("", classes="tool-result", markup=False)
+            rows.append(Static(row, classes="tool-param", markup=False))
+        return rows
+
+    def show_ran(self) -> None:
+        """Show the arguments that ran (an edit changes them), each with its reason."""
+        self.proposal = self.reply.proposal
+        self.query(".tool-param").remove()
+        self.mount_all(self._rows(), before=self.query_one(".tool-buttons"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
