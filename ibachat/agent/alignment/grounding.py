@@ -194,6 +194,7 @@ KIND_WEIGHT = {"corrected": 1.5, "updated": 1.4, "asked": 1.3, "rejected": 1.2, 
 MIN_MARGIN = 0.02  # an enum value is chosen only when it is ahead of the next by this much
 CERTAIN_MARGIN = 0.25
 BOOL_MIN_SIM = 0.38
+TASK_WISH_WEIGHT = 0.5
 
 
 def open_wishes(events: Sequence[Any], now: Any) -> list[Wish]:
@@ -242,12 +243,19 @@ def settle(wishes: Sequence[Wish], embed: Embed) -> list[Wish]:
     return [w for w in wishes if w.polarity != 0]
 
 
-def content_wishes(content: dict[str, dict[str, Any]], labels: dict[str, str]) -> list[Wish]:
-    """The lexicon's resolved attributes (states included) as wishes, so unknown tools see them too."""
+def content_wishes(
+    content: dict[str, dict[str, Any]], labels: dict[str, str], avoiding: frozenset[str] = frozenset()
+) -> list[Wish]:
+    """The lexicon's resolved attributes (states included) as wishes, so unknown tools see them too.
+
+    ``avoiding``: attributes whose values name what is kept out (allergens): choosing one avoids it."""
     out = []
     for dim, d in content.items():
         label = labels.get(dim, dim.split(".")[-1]).replace("_", " ")
-        if d.get("chosen"):
+        if d.get("chosen") and dim in avoiding:
+            v = str(d["chosen"]).replace("_", " ")
+            out.append(Wish(v, -1, 2.0, f"{label}: {v}", f"lexicon:{dim}"))
+        elif d.get("chosen"):
             v = str(d["chosen"]).replace("_", " ")
             out.append(Wish(f"{v} {label}", 1, 2.0, f"{label}: {v}", f"lexicon:{dim}"))
         for v in d.get("avoid") or []:
@@ -281,12 +289,31 @@ def bearing(about: str, labels: Sequence[str], wishes: Sequence[Wish], embed: Em
 
 
 def choose_enum(
-    labels: Sequence[str], wishes: Sequence[Wish], embed: Embed, *, task: str, about: str
+    labels: Sequence[str],
+    wishes: Sequence[Wish],
+    embed: Embed,
+    *,
+    task: str,
+    about: str,
+    exclude: set[int] | frozenset[int] = frozenset(),
 ) -> tuple[int, Ranking] | None:
-    """The index of the label the wishes favour, or None when they do not tell the labels apart."""
-    if len(labels) < 2 or not wishes:
+    """The index of the label the wishes favour, or None when they do not tell the labels apart.
+
+    ``exclude``: labels that break a bound the user set; they lose to every other label."""
+    if len(labels) < 2 or not (wishes or exclude):
         return None
-    ranking = rank(labels, wishes, embed, task=f"{task} {about}".strip())
+    if wishes:
+        ranking = rank(labels, wishes, embed, task=f"{task} {about}".strip())
+    else:
+        ranking = Ranking(np.zeros(len(labels)), 0.0, [])
+    if exclude:
+        scores = ranking.scores.copy()
+        for i in exclude:
+            scores[i] -= 100.0
+        order = np.argsort(-scores)
+        margin = float(scores[order[0]] - scores[order[1]])
+        top = ranking.top or [("a limit you set", 1.0)]
+        ranking = Ranking(scores, margin, top)
     best = int(np.argmax(ranking.scores))
     if ranking.margin < MIN_MARGIN or not ranking.top:
         return None

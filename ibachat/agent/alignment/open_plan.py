@@ -9,6 +9,7 @@ on is left as it was. A text answer gets the preferences that bear on its reques
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -28,10 +29,13 @@ from ibachat.agent.alignment.grounding import (
 )
 from ibachat.agent.alignment.schema_map import bindings, params
 from ibachat.agent.reading.lexicon import BY_DIMENSION
+from ibachat.agent.reading.open_prefs import NUMBER_DIM
+from ibachat.agent.reading.quantities import quantities
 from ibachat.agent.reading.spans import best_span
 from memory.ledger import PreferenceEvent
 
 MAX_TEXT_WISHES = 4
+BOUND_MIN_SIM = 0.25
 TEXT_MIN_SIM = 0.3
 
 
@@ -60,7 +64,8 @@ def ground_tool(
     content = {k: v for k, v in plan.content.items() if k not in bound}  # what no parameter already carries
     embed = _embedder(embed)
     _spans(plan, tool, embed, task)
-    wishes: list[Wish] = settle(open_wishes(events, now), embed) + content_wishes(content, labels)
+    avoiding = frozenset(d for d, a in BY_DIMENSION.items() if {"exclude", "allergy"} & set(a.aliases))
+    wishes: list[Wish] = settle(open_wishes(events, now), embed) + content_wishes(content, labels, avoiding)
     if not wishes:
         return
     overridden = _newer_than_habit(plan, tool, wishes, events, embed, task)
@@ -75,7 +80,8 @@ def ground_tool(
         if not near:
             continue
         if param.kind == "enum" and len(param.labels) >= 2:
-            found = choose_enum(param.labels, near, embed, task=task, about=about)
+            out_of_bounds = _label_bounds(param.labels, events, now, embed, task)
+            found = choose_enum(param.labels, near, embed, task=task, about=about, exclude=out_of_bounds)
             if found is None:
                 continue
             best, ranking = found
@@ -89,6 +95,32 @@ def ground_tool(
             value, wish, sim = found_b
             pd.chosen, pd.source, pd.certain = value, "open", sim >= 0.6
             pd.reason = f"by meaning: {'wants' if wish.polarity > 0 else 'avoids'} {wish.phrase[:60]!r}"
+
+
+def _label_bounds(
+    labels: list[str], events: list[PreferenceEvent], now: datetime, embed: Embed, task: str
+) -> set[int]:
+    """Values whose own amounts break a bound the user set ("under two hours" and a 181-minute film)."""
+    bounds = []
+    for e in events:
+        if e.dimension != NUMBER_DIM or e.valid_from > now or (e.valid_until and now >= e.valid_until):
+            continue
+        m = re.match(r"^([a-z]+)(>=|<=)(-?[\d.]+)$", e.value)
+        if m:
+            bounds.append((m.group(1), m.group(2), float(m.group(3)), e.subject or e.value))
+    if not bounds:
+        return set()
+    mat = embed([task] + [b[3] for b in bounds])
+    bearing_ = mat[1:] @ mat[0]
+    out: set[int] = set()
+    for i, label in enumerate(labels):
+        for q in quantities(str(label)):
+            for (unit_, op, value, _), sim in zip(bounds, bearing_):
+                if q.unit != unit_ or float(sim) < BOUND_MIN_SIM:
+                    continue
+                if (op == "<=" and q.value > value) or (op == ">=" and q.value < value):
+                    out.add(i)
+    return out if len(out) < len(labels) else set()
 
 
 UPDATE_KINDS = ("stated", "updated", "corrected", "asked", "state", "rejected")

@@ -22,6 +22,7 @@ is a list of topics: the cue words are the closed class of how English states a 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -79,7 +80,8 @@ STANCE_BEFORE: list[tuple[str, int, int]] = [
         3,
     ),
     (
-        r"(?:only|exclusively|strictly|mainly|mostly|solely) (?!if\b|when\b|because\b|for\b|to\b|a\b|an\b|the\b|one\b|once\b|"
+        r"(?:only|exclusively|strictly|mainly|mostly|solely) (?!avoid|skip|refus|stay|steer|hate|dislik|detest|"
+        r"never\b|not\b|no\b|don't|won't|if\b|when\b|because\b|for\b|to\b|a\b|an\b|the\b|one\b|once\b|"
         r"twice\b|about\b|just\b|been\b|got\b|have\b|had\b|please\b|thanks\b|now\b|then\b|today\b)[a-z]{3,}",
         1,
         3,
@@ -91,6 +93,14 @@ STANCE_BEFORE: list[tuple[str, int, int]] = [
     ),
     (r"(?:gravitate|lean|leaning|drawn) (?:towards?|to)", 1, 2),
     (r"(?:prefer|rather|sooner) (?:not to|not)", -1, 3),
+    (r"(?:refuse|refuses|refused|refusing) to|(?:won't|will not|wouldn't|would never) (?:ever )?", -1, 3),
+    (r"(?:no|little|zero|any) (?:real )?interest (?:in|for)|(?:interest|interested) in", 1, 2),
+    (
+        r"(?:prioriti[sz]e|value|care (?:a lot )?about|insist on|look for|need|require|demand|seek|favou?r)"
+        r"(?:s|d|ing)?",
+        1,
+        2,
+    ),
     (r"(?:i'd|i would|we'd|we would) (?:much |far |really )?(?:rather|sooner)(?! not)", 1, 2),
     (
         r"(?:i'm|i am|we're|we are|i've|we've|i have) (?:now |officially |finally |just |decided to go )?"
@@ -131,7 +141,8 @@ STANCE_AFTER: list[tuple[str, int, int]] = [
 ]
 # "X over Y", "X rather than Y": the right-hand side is passed over.
 _OVER = re.compile(
-    r"\s+(?:over|rather than|instead of|in place of|more than|above|versus|vs\.?|not)\s+(?=\w)"
+    r"\s+(?:over|rather than|instead of|in place of|more than|above|versus|vs\.?|not)\s+"
+    r"(?=\w)(?!\d|a |an |one\b|two\b|three\b|four\b|five\b|six\b|ten\b|twenty|thirty|fifty|hundred|half|a few)"
 )
 # A predicate: "I find X tedious", "X is (too) overwhelming (for me)", "X feels impersonal".
 _PREDICATE = re.compile(
@@ -589,9 +600,14 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
         )
     for sentence in sentences(own_words(said)):
         stance = bool(_cues(sentence)) or bool(_ASKS.search(sentence))
+        avoided = [p.phrase for p in prefs if p.polarity < 0 and p.sentence == sentence]
         for q in quantities(sentence):
             if q.op == "=" and not stance:
                 continue  # "convert 150 euros" is a question about an amount, not a wish for one
+            if any(q.span in phrase for phrase in avoided):  # "not ... more than two hours": at most two
+                if q.op == "=":
+                    continue
+                q = dataclasses.replace(q, op="<=" if q.op == ">=" else ">=")
             out.append(
                 PreferenceEvent(
                     dimension=NUMBER_DIM,
