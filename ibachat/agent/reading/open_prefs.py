@@ -142,7 +142,8 @@ STANCE_AFTER: list[tuple[str, int, int]] = [
 # "X over Y", "X rather than Y": the right-hand side is passed over.
 _OVER = re.compile(
     r"\s+(?:over|rather than|instead of|in place of|more than|above|versus|vs\.?|not)\s+"
-    r"(?=\w)(?!\d|a |an |one\b|two\b|three\b|four\b|five\b|six\b|ten\b|twenty|thirty|fifty|hundred|half|a few)"
+    r"(?=\w)(?!\d|(?:a|an) (?:few|couple|hour|day|week|month|year|hundred|thousand|dozen|half)\b|one\b|two\b|"
+    r"three\b|four\b|five\b|six\b|ten\b|twenty|thirty|fifty|hundred|half)"
 )
 # A predicate: "I find X tedious", "X is (too) overwhelming (for me)", "X feels impersonal".
 _PREDICATE = re.compile(
