@@ -207,11 +207,11 @@ class Assistant:
         """Store the user's turn, plan, then answer (streamed) or propose a tool action."""
         from ibachat.agent.execution.router import route
         from ibachat.agent.execution.tools import as_task_tool, tools_for
+        from ibachat.agent.planner import meaning_of
         from ibachat.agent.reading.events import REPLY_FLAG
 
         clean, kinds = redact(text)
-        embed = getattr(self.memory, "embed_queries", None)
-        tool = route(clean, [as_task_tool(t) for t in tools_for()], embed=embed if callable(embed) else None)
+        tool = route(clean, [as_task_tool(t) for t in tools_for()], embed=meaning_of(self.memory))
         pending = self._take_pending(session_id)
         answers = answers_with(pending, clean) if pending is not None and tool is None else None
         # saved before any model runs; an answer to the assistant's question is not a preference

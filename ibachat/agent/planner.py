@@ -231,8 +231,7 @@ class Planner:
 
     def _embedding(self) -> Callable[[list[str]], Any] | None:
         """Texts -> vectors with the memory's embedder (its cache included), for grounding by meaning."""
-        embed = getattr(self.memory, "embed_queries", None)
-        return embed if callable(embed) else None
+        return meaning_of(self.memory)
 
     def _ledger_events(self, tool: dict[str, Any] | None, now: datetime) -> list[PreferenceEvent]:
         ledger = getattr(self.memory, "ledger", None)
@@ -343,6 +342,16 @@ class Planner:
             return Outcome(plan, None, call, counters)
         text = write_text(task, plan, llm=self.llm, counters=counters, stream=stream, check=aligned)
         return Outcome(plan, text, None, counters)
+
+
+def meaning_of(memory: Any) -> Callable[[list[str]], Any] | None:
+    """The memory's embedder as texts -> vectors, when it carries meaning (a hashing embedder does not)."""
+    embed = getattr(memory, "embed_queries", None)
+    if not callable(embed):
+        return None
+    embedder = getattr(memory, "_embedder", None) or getattr(memory, "embedder", None)
+    model = str(getattr(embedder, "model_id", "") or getattr(memory, "_embedder_spec", "") or "")
+    return None if model.startswith("hash") else embed
 
 
 def _pasted(turns: list[Turn], title: str) -> list[str]:
