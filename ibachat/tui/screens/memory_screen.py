@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane
 from textual.widgets.data_table import RowDoesNotExist
 
+from ibachat.commands.common import polarity_label
 from ibachat.tui.safe import safe_line
 from memory.types import parse_time
 
@@ -111,7 +112,7 @@ class MemoryScreen(Screen[None]):
         turns = self.query_one("#turns", DataTable)
         turns.add_columns("id", "when", "session", "role", "flags", "text")
         prefs = self.query_one("#prefs", DataTable)
-        prefs.add_columns("dimension", "value", "kind", "from", "until", "status", "pinned", "said")
+        prefs.add_columns("+/-", "dimension", "value", "kind", "from", "until", "status", "pinned", "said")
         self.load_turns("")
         self.load_prefs()
         self.load_stats()
@@ -165,6 +166,7 @@ class MemoryScreen(Screen[None]):
         self._events = {e.id: e for e, _ in rows}
         for e, status in rows:
             table.add_row(
+                Text(polarity_label(e.polarity), style="red" if e.polarity < 0 else "green"),
                 safe_line(e.dimension, 24),
                 safe_line(e.value, 30),
                 Text(e.kind),
