@@ -209,7 +209,7 @@ class Repl:
         Ctrl+C sets the cancel flag; the answer stops at its next token and nothing of the turn is
         stored (the assistant takes the user's turn back). Stores are never interrupted midway.
         """
-        cancel = threading.Event()
+        cancel, finished = threading.Event(), threading.Event()
         box: dict[str, Any] = {}
 
         def run() -> None:
@@ -217,12 +217,14 @@ class Repl:
                 box["reply"] = self.assistant.respond(self.session_id, text, on_token=on_token, cancel=cancel)
             except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread, which raises it
                 box["error"] = exc
+            finally:
+                finished.set()
 
-        worker = threading.Thread(target=run, name="ibachat-answer", daemon=True)
-        worker.start()
-        while worker.is_alive():
+        threading.Thread(target=run, name="ibachat-answer", daemon=True).start()
+        # an Event, not Thread.join: a join interrupted by Ctrl+C can report the thread as ended
+        while not finished.is_set():
             try:
-                worker.join(0.1)
+                finished.wait(0.1)
             except KeyboardInterrupt:
                 if not cancel.is_set():
                     cancel.set()

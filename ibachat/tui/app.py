@@ -56,12 +56,17 @@ class IbachatApp(SessionActions, JobRunner, App[None]):
         Binding("f3", "why", "Why"),
         Binding("ctrl+g", "memory", "Memory"),
         Binding("ctrl+b", "toggle_sidebar", "Sessions"),
+        Binding("alt+up,ctrl+pageup", "switch_session(-1)", "Previous session", show=False),
+        Binding("alt+down,ctrl+pagedown", "switch_session(1)", "Next session", show=False),
         Binding("ctrl+t", "toggle_theme", "Theme"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
         # while an answer streams, Ctrl+C and Esc stop it (otherwise Ctrl+C copies, as usual)
         Binding("ctrl+c", "stop", "Stop", show=False, priority=True),
         Binding("escape", "stop", "Stop"),
     ]
+
+    # below 80 columns the sidebar hides (Ctrl+B shows it): the chat keeps the width
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
 
     @dataclass
     class LoadStage(Message):

