@@ -373,11 +373,10 @@ class IbachatApp(SessionActions, JobRunner, App[None]):
 
     # ------------------------------------------------------------------ actions
     def _streaming(self) -> Job | None:
-        """The answer being written now, if it can still be stopped."""
-        job = self._current_job
-        if job is not None and job.cancel is not None and not job.cancel.is_set():
-            return job
-        return None
+        """The newest answer being written or waiting its turn, if it can still be stopped."""
+        jobs = [self._current_job, *self._jobs]
+        answers = [j for j in jobs if j is not None and j.cancel is not None and not j.cancel.is_set()]
+        return answers[-1] if answers else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "stop":  # only while an answer is written: else the keys do what they always do

@@ -79,6 +79,10 @@ class JobRunner:
 
     @work(thread=True, group="assistant", exit_on_error=False)
     def _job_worker(self, job: Job) -> None:
+        if job.cancel is not None and job.cancel.is_set():  # stopped while it waited its turn
+            from ibachat.errors import Cancelled
+
+            raise Cancelled("stopped before it started")
         job.result = job.work()
         self.post_message(self.JobDone(job))
 
