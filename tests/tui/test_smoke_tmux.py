@@ -229,3 +229,24 @@ def test_the_plain_prompt_stops_an_answer_on_ctrl_c_and_keeps_the_session(tmp_pa
     finally:
         tmux.close()
     assert _stored_turns(base, env) == []
+
+
+def test_a_second_app_on_a_busy_home_says_so_and_exits_1(tmp_path):
+    from memory.memory import Memory
+
+    env = _smoke_env(tmp_path)
+    base = [sys.executable, "-m", "ibachat.cli", "--model", "embedded", "--embedder", "hash"]
+    tmux = Tmux()
+    with Memory.open(tmp_path / "home", embedder="hash", fsync=False):  # the first instance
+        try:
+            tmux.start(_env_command(env, [*base, "chat"]) + "; echo exit-status-$?; sleep 30")
+            tmux.wait_for(r"cannot start: another ibachat process", timeout=60)
+            tmux.run("send-keys", "-t", "app", "-l", "hello?")
+            tmux.run("send-keys", "-t", "app", "Enter")
+            screen = tmux.wait_for(r"not available", timeout=10)  # the input says why it takes nothing
+            assert "hello?" not in screen
+            tmux.run("send-keys", "-t", "app", "C-q")
+            screen = tmux.wait_for(r"exit-status-\d+", timeout=20)
+            assert "exit-status-1" in screen and "ibachat: error: another ibachat process" in screen
+        finally:
+            tmux.close()
