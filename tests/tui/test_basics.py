@@ -132,6 +132,16 @@ async def test_memory_screen_keys_act_on_the_highlighted_row_and_letters_stay_ou
         await settle(pilot)
         assert wanted in {t.id for t in memory.iter_turns()}  # the same id, not a new one
         assert any(f"Restored turn #{wanted}" in n.message for n in app._notifications)
+        # ... and the row a click put the cursor on
+        await pilot.click("#turns", offset=(3, 4))  # the header is line 0: the fourth row
+        await settle(pilot)
+        assert table.cursor_row == 3
+        clicked = int(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        await pilot.press("f")
+        await settle(pilot)
+        assert clicked not in {t.id for t in memory.iter_turns()} and len(memory) == 5
+        await pilot.press("u")
+        await settle(pilot)
         # p on the Turns tab pins the preference that turn gave
         table.move_cursor(row=table.get_row_index(str(turns[2].id)))
         await pilot.press("p")
@@ -183,3 +193,27 @@ async def test_at_60_by_15_the_sidebar_gives_its_width_to_the_chat(build):
     async with wide.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert wide.query_one(SessionList).region.width == 32
+
+
+async def test_an_answer_still_waiting_its_turn_can_be_stopped_too(build, memory):
+    import threading
+
+    from ibachat.tui.loader import Loaded
+
+    _, assistant, llm = build(["Never asked for."])
+    release = threading.Event()
+
+    def slow_loader(progress):
+        release.wait(120)  # released by the test; the bound only keeps a broken test from hanging
+        return Loaded(assistant)
+
+    app = IbachatApp(slow_loader, clock=lambda: T0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"hello early")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: bool(app.query(AssistantMessage)), "the queued message on screen")
+        await pilot.press("escape")
+        release.set()
+        await settle(pilot)
+        answer = app.query_one(AssistantMessage)
+        assert answer.has_class("-stopped") and len(memory) == 0 and llm.remaining == 1
