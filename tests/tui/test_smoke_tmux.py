@@ -137,7 +137,9 @@ def test_the_plain_prompt_in_a_terminal(tmp_path):
         tmux.start(_env_command(env, [*base, "chat", "--plain"]))
         tmux.wait_for(r"(?m)^>\s*$", timeout=60)
         tmux.run("send-keys", "-t", "app", "-l", "/he")
-        tmux.run("send-keys", "-t", "app", "Tab")  # completes to /help
+        tmux.wait_for(r"(?m)^> /he", timeout=10)
+        tmux.run("send-keys", "-t", "app", "Tab")  # completes to /help (in the background: wait for it)
+        tmux.wait_for(r"(?m)^> /help", timeout=10)
         tmux.run("send-keys", "-t", "app", "Enter")
         tmux.wait_for(r"/forget\s+forget turns", timeout=10)
         tmux.run("send-keys", "-t", "app", "-l", "my password is hunter2 [bold]ok[/bold]")
