@@ -48,6 +48,10 @@ class IbachatApp(SessionActions, JobRunner, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "ibachat"
     BINDINGS = [
+        # while an answer streams, Ctrl+C and Esc stop it (otherwise Ctrl+C copies, as usual);
+        # first in the footer, which shows "Stop" only then
+        Binding("escape", "stop", "Stop"),
+        Binding("ctrl+c", "stop", "Stop", show=False, priority=True),
         Binding("ctrl+n", "new_session", "New"),
         Binding("ctrl+o", "new_session(True)", "Incognito"),
         Binding("f2", "rename_session", "Rename"),
@@ -60,9 +64,6 @@ class IbachatApp(SessionActions, JobRunner, App[None]):
         Binding("alt+down,ctrl+pagedown", "switch_session(1)", "Next session", show=False),
         Binding("ctrl+t", "toggle_theme", "Theme"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
-        # while an answer streams, Ctrl+C and Esc stop it (otherwise Ctrl+C copies, as usual)
-        Binding("ctrl+c", "stop", "Stop", show=False, priority=True),
-        Binding("escape", "stop", "Stop"),
     ]
 
     # below 80 columns the sidebar hides (Ctrl+B shows it): the chat keeps the width

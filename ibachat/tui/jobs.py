@@ -76,6 +76,7 @@ class JobRunner:
         if self._current_job is None and self._jobs and self.assistant is not None:
             self._current_job = self._jobs.popleft()
             self._job_worker(self._current_job)
+        self.refresh_bindings()  # the footer's "Stop" shows only while an answer can be stopped
 
     @work(thread=True, group="assistant", exit_on_error=False)
     def _job_worker(self, job: Job) -> None:

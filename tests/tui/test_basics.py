@@ -33,6 +33,7 @@ async def test_a_streamed_answer_stops_on_esc_or_ctrl_c_and_the_session_goes_on(
         await wait_until(pilot, llm.streaming.is_set, "the answer streaming")
         answer = app.query_one(AssistantMessage)
         await wait_until(pilot, lambda: "word0" in answer.text, "the first words on screen")
+        await wait_until(pilot, lambda: "esc Stop" in screen_text(app), "the footer offering to stop")
         await pilot.press(key)
         await settle(pilot)
         assert llm.stopped.is_set() and app.is_running
@@ -41,6 +42,7 @@ async def test_a_streamed_answer_stops_on_esc_or_ctrl_c_and_the_session_goes_on(
         assert not any(n.severity == "error" for n in app._notifications)
         await send(pilot, "and now a short one")
         assert app.query(AssistantMessage).last().text == "Fine." and len(memory) == 2
+        assert "esc Stop" not in screen_text(app)  # nothing to stop any more
 
 
 async def test_ctrl_c_with_no_answer_streaming_keeps_its_usual_meaning(build):
