@@ -72,7 +72,7 @@ def _build_suite(
     return write_suite(path, **kwargs)
 
 
-@click.group(cls=DefaultGroup)
+@click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def bench() -> None:
     """IBA-Bench: implicit behavioural alignment of personal agents. `run` is the default command."""
 
@@ -180,6 +180,14 @@ def run(
             window_tokens=window_tokens,
         )
         summaries.append(summary)
+        coming = len(agents) - len(summaries)
+        if coming and summary.ran and not quiet and not as_json:
+            from bench.report import duration_text
+
+            rest = summary.wall_s / summary.ran * len(tasks) * coming
+            click.echo(
+                f"about {duration_text(rest)} more for {coming} agent(s) still to run, at this pace", err=True
+            )
     if as_json:
         _echo_json([s.to_dict() for s in summaries])
         return

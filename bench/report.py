@@ -403,24 +403,40 @@ def render_html(report: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------- progress
 
 
+PACE_TASKS = 3  # the estimate up front comes from the pace of this many first tasks
+
+
+def duration_text(seconds: float) -> str:
+    """``45 s``, ``9 min 24 s``, ``2 h 05 min``."""
+    seconds = max(0, round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
 @contextmanager
 def progress_bar(
-    enabled: bool, total: int, done: int, label: str
+    enabled: bool, total: int, done: int, label: str, *, clock: Callable[[], float] | None = None
 ) -> Iterator[Callable[[dict[str, Any]], None]]:
-    """A rich progress bar on stderr with ETA and the running mean soft score; yields ``advance(row)``."""
+    """A rich progress bar on stderr with ETA and the running mean soft score; yields ``advance(row)``.
+
+    The ETA is the mean pace of the tasks run so far times the tasks left (a slow model's tasks
+    take tens of seconds each, too few samples for rich's own estimate). Once the first
+    ``PACE_TASKS`` tasks are done it also says once, on its own line, how long the rest will take.
+    """
     if not enabled:
         yield lambda row: None
         return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    import time
 
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    now = clock or time.monotonic
+    start = now()
+    ran = 0
     scores: list[float] = []
     bar = Progress(
         TextColumn("[bold]{task.description}"),
@@ -428,16 +444,29 @@ def progress_bar(
         MofNCompleteColumn(),
         TextColumn("soft {task.fields[soft]}"),
         TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
+        TextColumn("eta {task.fields[eta]}"),
         console=Console(stderr=True),
     )
-    ident = bar.add_task(label, total=total, completed=done, soft="-")
+    ident = bar.add_task(label, total=total, completed=done, soft="-", eta="…")
 
     def advance(row: dict[str, Any]) -> None:
+        nonlocal ran
+        ran += 1
         if row.get("soft") is not None:
             scores.append(row["soft"])
-        bar.update(ident, advance=1, soft=f"{sum(scores) / len(scores):.1f}" if scores else "-")
+        pace = (now() - start) / ran
+        left = max(0, total - done - ran)
+        bar.update(
+            ident,
+            advance=1,
+            soft=f"{sum(scores) / len(scores):.1f}" if scores else "-",
+            eta=duration_text(pace * left),
+        )
+        if ran == min(PACE_TASKS, total - done) and left:
+            bar.console.print(
+                f"{label}: about {duration_text(pace * left)} for the {left:,} tasks left "
+                f"({pace:.1f} s a task over the first {ran})"
+            )
 
     with bar:
         yield advance

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -55,8 +56,9 @@ class Reply:
     clarify: str | None
     plan: Any  # ibachat.agent.alignment.plan.AlignmentPlan
     redactions: list[str] = field(default_factory=list)
-    planner_ms: float = 0.0
+    planner_ms: float = 0.0  # planning only: retrieval, alignment, the tool call's values
     counters: Any = None
+    answer_ms: float = 0.0  # writing (and checking) the text answer
 
 
 class Assistant:
@@ -203,8 +205,43 @@ class Assistant:
             rec["flags"] = list(flags)
         return ingest(self.memory, [rec])[0]
 
-    def respond(self, session_id: str, text: str, *, on_token: Callable[[str], None] | None = None) -> Reply:
-        """Store the user's turn, plan, then answer (streamed) or propose a tool action."""
+    def respond(
+        self,
+        session_id: str,
+        text: str,
+        *,
+        on_token: Callable[[str], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Reply:
+        """Store the user's turn, plan, then answer (streamed) or propose a tool action.
+
+        All or nothing: when the answer cannot be written (the model fails, ``cancel`` is set
+        while it streams: :class:`~ibachat.errors.Cancelled`), the user's turn is taken back out
+        of the memory before the error goes up, so no question is left stored without its answer.
+        """
+        pending: list[Turn] = []
+        kept = len(self._incognito.get(session_id, []))
+
+        def piece(text: str) -> None:
+            if cancel is not None and cancel.is_set():
+                from ibachat.errors import Cancelled
+
+                raise Cancelled("stopped")
+            if on_token is not None:
+                on_token(text)
+
+        try:
+            return self._respond(session_id, text, piece, pending)
+        except BaseException:
+            if pending:
+                self.memory.forget([t.id for t in pending])
+            elif session_id in self._incognito:
+                del self._incognito[session_id][kept:]
+            raise
+
+    def _respond(
+        self, session_id: str, text: str, on_token: Callable[[str], None], pending: list[Turn]
+    ) -> Reply:
         from ibachat.agent.execution.router import route
         from ibachat.agent.execution.tools import as_task_tool, tools_for
         from ibachat.agent.planner import meaning_of
@@ -212,21 +249,23 @@ class Assistant:
 
         clean, kinds = redact(text)
         tool = route(clean, [as_task_tool(t) for t in tools_for()], embed=meaning_of(self.memory))
-        pending = self._take_pending(session_id)
-        answers = answers_with(pending, clean) if pending is not None and tool is None else None
+        waiting = self._take_pending(session_id)
+        answers = answers_with(waiting, clean) if waiting is not None and tool is None else None
         # saved before any model runs; an answer to the assistant's question is not a preference
         user_turn = self._store(session_id, "user", clean, flags=(REPLY_FLAG,) if answers else ())
+        pending.extend([user_turn] if user_turn is not None else [])  # taken back if no answer comes
         now = self.clock()
         t0 = time.perf_counter()
-        if answers and pending is not None:
-            task, tool = pending.task, pending.tool
+        if answers and waiting is not None:
+            task, tool = waiting.task, waiting.tool
         else:
             task, answers = clean, {}
         if tool is not None:
             outcome = act_on(self, task, tool, answers, now)
         else:
             outcome = self.planner.act(clean, now=now, tools=[], stream=on_token)
-        self.last_planner_ms = (time.perf_counter() - t0) * 1000
+        answer_ms = _answer_ms(outcome)
+        self.last_planner_ms = (time.perf_counter() - t0) * 1000 - answer_ms
         plan = outcome.plan
         call = getattr(outcome, "tool_call", None)
         if call is None:
@@ -254,6 +293,7 @@ class Assistant:
         else:
             answer = outcome.text or ""
         assistant_turn = self._store(session_id, "assistant", answer)
+        pending.clear()  # the answer is stored: the turn is complete
         if assistant_turn is not None and hasattr(plan, "to_dict"):
             self.memory.plans.save(assistant_turn.id, plan.to_dict())
         return Reply(
@@ -266,6 +306,7 @@ class Assistant:
             plan=plan,
             redactions=kinds,
             planner_ms=self.last_planner_ms,
+            answer_ms=answer_ms,
             counters=getattr(outcome, "counters", None),
         )
 
@@ -350,6 +391,12 @@ def env_clock() -> Callable[[], datetime] | None:
     if fixed.tzinfo is None:
         raise ConfigError(f"{NOW_ENV}={raw!r} has no time zone (add +00:00 or Z)")
     return lambda: fixed
+
+
+def _answer_ms(outcome: Any) -> float:
+    """Time the planner spent writing the text answer (0 for a tool call)."""
+    counters = getattr(outcome, "counters", None)
+    return float((getattr(counters, "timings_ms", None) or {}).get("answer_ms", 0.0))
 
 
 def _raise_if_model_failed(outcome: Any) -> None:

@@ -21,4 +21,8 @@ class ModelOutputError(IbachatError):
     """A model returned something unusable (broken JSON, empty reply)."""
 
 
+class Cancelled(Exception):  # noqa: N818 - what the user did, not a fault
+    """The user stopped an answer while it was being written (Ctrl+C, Esc); nothing was stored."""
+
+
 USER_ERRORS = (IbachatError, MemoryError_)

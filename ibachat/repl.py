@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ibachat.commands.common import one_line, printable
+from ibachat.commands.common import one_line, polarity_label, printable
 from ibachat.errors import USER_ERRORS
 from ibachat.tui.commands import SLASH_COMMANDS, SLASH_HELP, parse_slash
 from ibachat.tui.plantext import evidence_items, plan_sections, proposal_reasons
@@ -31,6 +32,15 @@ if TYPE_CHECKING:
 
 HISTORY_FILE = "repl_history"
 SHOWN_LIMIT = 20_000
+PREFS_SHOWN = 20
+
+
+def pref_line(event: Any) -> str:
+    """One preference: + wanted / - avoided, what, value, kind."""
+    return (
+        f"{polarity_label(event.polarity)} {one_line(event.dimension, 30)} = {one_line(event.value, 60)}"
+        f" ({event.kind})"
+    )
 
 
 def history_path() -> Any:
@@ -112,6 +122,7 @@ class Repl:
         self.undo: UndoBuffer = UndoBuffer(assistant.memory)
         self.session_id = session or assistant.new_session(incognito=incognito)
         self.last: Reply | None = None
+        self.last_plan: Any = None  # the newest reply's plan: /plan shows it after a proposal is decided
         self.errors = 0
 
     @property
@@ -158,12 +169,22 @@ class Repl:
                 self.out.file.write(printable(piece))
                 self.out.file.flush()
 
+        from ibachat.errors import Cancelled
+
         try:
-            reply = self.assistant.respond(self.session_id, text, on_token=on_token)
+            reply = self._answer(text, on_token)
+        except Cancelled:
+            if live is None and streamed:
+                self.out.print()
+            self.err.print(Text("(stopped; this message was not remembered)", style="yellow"))
+            if not self.interactive:
+                raise KeyboardInterrupt from None  # through a pipe, Ctrl+C still ends the run
+            return
         finally:
             if live is not None:
                 live.stop()
         self.last = reply
+        self.last_plan = reply.plan
         if reply.redactions:
             kinds = ", ".join(sorted(set(reply.redactions)))
             self.err.print(Text(f"(redacted before storing: {kinds})", style="yellow"))
@@ -181,6 +202,36 @@ class Repl:
                 self.out.print(_markdown(answer))
             elif not answer.startswith(shown):  # the check after streaming rewrote the answer
                 self.out.print(Text(printable(answer, SHOWN_LIMIT)))
+
+    def _answer(self, text: str, on_token: Callable[[str], None]) -> Reply:
+        """``respond`` in a worker thread, so that Ctrl+C stops the answer, not the session.
+
+        Ctrl+C sets the cancel flag; the answer stops at its next token and nothing of the turn is
+        stored (the assistant takes the user's turn back). Stores are never interrupted midway.
+        """
+        cancel, finished = threading.Event(), threading.Event()
+        box: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                box["reply"] = self.assistant.respond(self.session_id, text, on_token=on_token, cancel=cancel)
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread, which raises it
+                box["error"] = exc
+            finally:
+                finished.set()
+
+        threading.Thread(target=run, name="ibachat-answer", daemon=True).start()
+        # an Event, not Thread.join: a join interrupted by Ctrl+C can report the thread as ended
+        while not finished.is_set():
+            try:
+                finished.wait(0.1)
+            except KeyboardInterrupt:
+                if not cancel.is_set():
+                    cancel.set()
+                    self.err.print(Text("stopping…", style="yellow"))
+        if "error" in box:
+            raise box["error"]
+        return box["reply"]
 
     def show_proposal(self, reply: Reply) -> None:
         assert reply.proposal is not None
@@ -218,12 +269,19 @@ class Repl:
         self.last = None
         self.out.print(Text("done: " + one_line(json.dumps(result, ensure_ascii=False, default=str), 300)))
 
-    def edit(self) -> None:
+    def edit(self, given: str = "") -> None:
+        """Run the proposed action with other arguments: ``/edit {JSON}``, or asked for on a terminal."""
         from ibachat.errors import IbachatError
 
         reply = self._pending()
-        assert self.ask is not None and reply.proposal is not None
-        raw = self.ask(f"arguments as JSON [{json.dumps(reply.proposal['arguments'], ensure_ascii=False)}]: ")
+        assert reply.proposal is not None
+        current = json.dumps(reply.proposal["arguments"], ensure_ascii=False)
+        if given.strip():
+            raw = given
+        elif self.ask is not None:
+            raw = self.ask(f"arguments as JSON [{current}]: ")
+        else:
+            raise IbachatError(f"give the arguments as JSON: /edit {current}")
         try:
             args = json.loads(raw) if raw.strip() else reply.proposal["arguments"]
         except json.JSONDecodeError as exc:
@@ -256,6 +314,7 @@ class Repl:
             "/rename": lambda title: self.assistant.rename_session(self.session_id, title or "untitled"),
             "/model": self.model,
             "/approve": lambda _: self.approve(),
+            "/edit": self.edit,
             "/reject": self.reject,
         }
         handler = handlers.get(name)
@@ -279,7 +338,8 @@ class Repl:
                 raise IbachatError("/plan takes an assistant turn id, e.g. /plan 12")
             plan = self.assistant.plan_for(int(arg))
         else:
-            plan = self.last.plan.to_dict() if self.last is not None and self.last.plan is not None else None
+            last = self.last_plan
+            plan = last.to_dict() if hasattr(last, "to_dict") else last
         if plan is None:
             self.out.print(Text("no plan to show"))
             return
@@ -302,11 +362,11 @@ class Repl:
             flags = f" ({', '.join(turn.flags)})" if turn.flags else ""
             self.out.print(Text(f"  #{turn.id} {turn.role}{flags}: {one_line(turn.text, 100)}"))
         active = memory.ledger.active(utcnow())
-        self.out.print(Text(f"{len(active)} preference(s) in force", style="bold"))
-        for event in active[:20]:
-            self.out.print(
-                Text(f"  {one_line(event.dimension, 30)} = {one_line(event.value, 60)} ({event.kind})")
-            )
+        shown = active[:PREFS_SHOWN]
+        more = f", showing {len(shown)} (ibachat memory prefs lists all)" if len(shown) < len(active) else ""
+        self.out.print(Text(f"{len(active)} preference(s) in force{more}", style="bold"))
+        for event in shown:
+            self.out.print(Text(f"  {pref_line(event)}"))
 
     def forget(self, arg: str) -> None:
         from ibachat.errors import IbachatError

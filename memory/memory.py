@@ -337,6 +337,19 @@ class Memory:
         if self._unsaved >= SAVE_EVERY:
             self.save_indexes()
 
+    def restore_turns(self, records: Iterable[dict[str, Any]]) -> list[Turn]:
+        """Put forgotten turns back with their original ids (see ``TurnStore.restore``), indexed."""
+        recs = []
+        for rec in records:
+            rec = dict(rec)
+            if isinstance(rec.get("time"), datetime):
+                rec["time"] = rec["time"].isoformat()
+            recs.append(rec)
+        turns = self.store.restore(recs)
+        if turns:
+            self._index_turns(turns)
+        return turns
+
     def forget(self, ids: Iterable[int]) -> list[Turn]:
         """Remove turns from the store, both indexes, the embedding cache and the ledger."""
         removed = self.store.delete(ids)

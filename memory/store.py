@@ -345,6 +345,40 @@ class TurnStore:
             Turn.from_record({**rec, "id": turn_id}) for seg in new for turn_id, rec in seg.records().items()
         ]
 
+    def restore(self, records: Iterable[dict[str, Any]]) -> list[Turn]:
+        """Put forgotten turns back under their own ids (undo of a forget).
+
+        Ids are never reused, so an id that was assigned and is now free belongs to the turn
+        that had it: it goes back into the segment whose id range holds it. An id never
+        assigned, or one still in use, is refused (BadInput) and nothing is written.
+        """
+        if self.readonly:
+            raise BadInput("the store is open read-only")
+        by_segment: dict[int, list[dict[str, Any]]] = {}
+        highs = [seg.high_water() for seg in self._segments]
+        for rec in records:
+            if "id" not in rec:
+                raise BadInput("a restored turn needs its id")
+            turn_id = int(rec["id"])
+            index = next((i for i, hw in enumerate(highs) if hw and turn_id <= hw), None)
+            if index is None:
+                raise BadInput(f"turn id {turn_id} was never assigned: it cannot be restored")
+            if self._segment_for(turn_id) is not None:
+                raise BadInput(f"turn id {turn_id} is in use: it cannot be restored")
+            by_segment.setdefault(index, []).append(dict(self.normalise(rec), id=turn_id))
+        turns: list[Turn] = []
+        for index, batch in sorted(by_segment.items()):
+            self._segments[index].insert_many(batch)
+            low = min(int(r["id"]) for r in batch)
+            first = self._first_ids[index]
+            self._first_ids[index] = low if first is None else min(first, low)
+            self._firsts_key = None  # the bisect table is rebuilt on the next lookup
+            if index < len(self._segments) - 1:
+                self._stats(index)
+            turns.extend(Turn.from_record(r) for r in batch)
+        self._save_manifest()
+        return sorted(turns, key=lambda t: t.id)
+
     def delete(self, ids: Iterable[int]) -> list[Turn]:
         """Remove turns; returns the turns removed (unknown ids are ignored)."""
         wanted = sorted(set(int(i) for i in ids))

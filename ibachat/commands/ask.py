@@ -12,13 +12,24 @@ from ibachat.commands.common import err_console, open_memory, out_console
 
 
 def load_model(obj: dict[str, Any], spec: str | None = None) -> Any:
-    """The configured chat model (not loaded yet: the first call loads or connects); None for "none"."""
-    from ibachat.llm.select import resolve_model
+    """The configured chat model (not loaded yet: the first call loads or connects); None for "none".
+
+    A named Ollama model is checked first, as the chat front ends do (``tui.loader.pick_model``):
+    one that is not there is an error before anything is stored.
+    """
+    from ibachat.errors import ModelUnavailable
+    from ibachat.llm.select import choose, parse_spec, resolve_model
 
     cfg = obj["config"]
     if spec is not None and spec.strip().lower() == "none":
         return None  # the planner's deterministic floor only
-    return resolve_model(spec or cfg.model, host=cfg.ollama_host or None)
+    spec = spec or cfg.model
+    host = cfg.ollama_host or None
+    if parse_spec(spec)[0] == "ollama":
+        choice = choose(spec, host=host)
+        if not choice.ready:
+            raise ModelUnavailable(choice.problem or f"Ollama model {spec!r} is not usable")
+    return resolve_model(spec, host=host)
 
 
 @click.command()
@@ -54,17 +65,14 @@ def ask(
     console = out_console()
     with open_memory(obj) as mem:
         assistant = Assistant(mem, llm, config=obj["config"])
-        streamed: list[str] = []
-
-        def on_token(piece: str) -> None:
-            streamed.append(piece)
-            if not as_json:
-                sys.stdout.write(piece)
-                sys.stdout.flush()
-
+        # the draft streams on a terminal only, and is erased when the answer is final: stdout
+        # holds the final answer alone (the check after streaming may revise the draft)
+        live = _DraftView(console) if not as_json and sys.stdout.isatty() else None
         try:
-            reply = assistant.respond(session, message, on_token=on_token)
+            reply = assistant.respond(session, message, on_token=live.add if live is not None else None)
         finally:
+            if live is not None:
+                live.stop()
             if llm is not None:
                 llm.close()
         if reply.redactions:
@@ -87,14 +95,7 @@ def ask(
         elif not as_json:
             from rich.text import Text
 
-            shown = "".join(streamed).strip()
-            if streamed:
-                sys.stdout.write("\n")
-            if reply.text and reply.text.strip() != shown:
-                # the streamed draft broke a measurable directive (length, format, words to avoid)
-                if streamed:
-                    err_console().print("revised to follow the plan:")
-                console.print(Text(reply.text))
+            console.print(Text(reply.text or ""))
         if as_json:
             click.echo(
                 json.dumps(
@@ -108,6 +109,7 @@ def ask(
                         "result": result,
                         "redactions": reply.redactions,
                         "planner_ms": round(reply.planner_ms, 1),
+                        "answer_ms": round(reply.answer_ms, 1),
                         "plan": reply.plan.to_dict() if hasattr(reply.plan, "to_dict") else None,
                     },
                     ensure_ascii=False,
@@ -116,6 +118,28 @@ def ask(
             )
         elif show_plan and hasattr(reply.plan, "render"):
             reply.plan.render(console)
+
+
+class _DraftView:
+    """The streamed draft on a terminal, in a transient live view (gone once the answer is final)."""
+
+    def __init__(self, console: Any) -> None:
+        from rich.live import Live
+
+        self.pieces: list[str] = []
+        self.live = Live(console=console, refresh_per_second=8, transient=True)
+        self.live.start()
+
+    def add(self, piece: str) -> None:
+        from rich.text import Text
+
+        from ibachat.commands.common import printable
+
+        self.pieces.append(piece)
+        self.live.update(Text(printable("".join(self.pieces))))
+
+    def stop(self) -> None:
+        self.live.stop()
 
 
 def _print_proposal(console: Any, proposal: dict[str, Any]) -> None:

@@ -28,6 +28,10 @@ def run_tui(obj: dict[str, Any], *, incognito: bool, session: str | None) -> Non
         app.run()
     finally:
         close_assistant(app.assistant_to_close())
+    from ibachat.errors import USER_ERRORS
+
+    if isinstance(app.load_error, USER_ERRORS):
+        raise app.load_error  # the store is busy, the model cannot be used: one line, exit status 1
 
 
 def close_assistant(assistant: Any) -> None:

@@ -30,6 +30,11 @@ def one_line(text: str, limit: int = 160) -> str:
     return printable(" ".join(text[: limit * 4].split()), limit)
 
 
+def polarity_label(polarity: int) -> str:
+    """How a preference reads: ``+ want``, ``- avoid`` or ``~ either`` (acceptable)."""
+    return "+ want" if polarity > 0 else ("- avoid" if polarity < 0 else "~ either")
+
+
 def out_console() -> Console:
     from rich.console import Console
 

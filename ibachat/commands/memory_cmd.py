@@ -336,15 +336,17 @@ def prefs(obj: dict[str, Any], as_of: str | None, show_all: bool, as_json: bool)
         from rich.table import Table
         from rich.text import Text
 
+        from ibachat.commands.common import polarity_label
+
         table = Table(title=f"preferences as of {when:%Y-%m-%d %H:%M %Z}", expand=True)
-        for col in ("dimension", "value", "kind", "status", "valid", "evidence", "said"):
-            table.add_column(col, overflow="fold")
+        for col in ("+/-", "dimension", "value", "kind", "status", "valid", "evidence", "said"):
+            table.add_column(col, overflow="fold", no_wrap=col == "+/-")
         for e in sorted(events, key=lambda e: (e.dimension, e.valid_from)):
-            sign = "+" if e.polarity > 0 else ("-" if e.polarity < 0 else "~")
             valid = f"{e.valid_from:%Y-%m-%d}" + (f" → {e.valid_until:%Y-%m-%d}" if e.valid_until else "")
             table.add_row(
+                Text(polarity_label(e.polarity), style="red" if e.polarity < 0 else "green"),
                 Text(e.dimension),
-                Text(f"{sign}{e.value}"),
+                Text(e.value),
                 e.kind,
                 status(e),
                 valid,

@@ -48,6 +48,10 @@ class IbachatApp(SessionActions, JobRunner, App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "ibachat"
     BINDINGS = [
+        # while an answer streams, Ctrl+C and Esc stop it (otherwise Ctrl+C copies, as usual);
+        # first in the footer, which shows "Stop" only then
+        Binding("escape", "stop", "Stop"),
+        Binding("ctrl+c", "stop", "Stop", show=False, priority=True),
         Binding("ctrl+n", "new_session", "New"),
         Binding("ctrl+o", "new_session(True)", "Incognito"),
         Binding("f2", "rename_session", "Rename"),
@@ -56,9 +60,14 @@ class IbachatApp(SessionActions, JobRunner, App[None]):
         Binding("f3", "why", "Why"),
         Binding("ctrl+g", "memory", "Memory"),
         Binding("ctrl+b", "toggle_sidebar", "Sessions"),
+        Binding("alt+up,ctrl+pageup", "switch_session(-1)", "Previous session", show=False),
+        Binding("alt+down,ctrl+pagedown", "switch_session(1)", "Next session", show=False),
         Binding("ctrl+t", "toggle_theme", "Theme"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
+
+    # below 80 columns the sidebar hides (Ctrl+B shows it): the chat keeps the width
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
 
     @dataclass
     class LoadStage(Message):
@@ -157,7 +166,8 @@ class IbachatApp(SessionActions, JobRunner, App[None]):
         self.assistant = loaded.assistant
         self.undo_buffer = UndoBuffer(loaded.assistant.memory)
         self.query_one(LoadProgress).done()
-        self.query_one(Banner).show(loaded.banner)
+        if loaded.banner:  # e.g. auto fell back to the embedded model: said once, not a permanent bar
+            self.notify(loaded.banner, title="Chat model", timeout=10)
         self.query_one(StatusBar).refresh_info(
             model=loaded.assistant.model_label, embedder=loaded.assistant.embedder_label
         )
@@ -183,6 +193,10 @@ class IbachatApp(SessionActions, JobRunner, App[None]):
                 self.load_error = worker.error
                 self.query_one(LoadProgress).done()
                 self.query_one(Banner).show(f"cannot start: {describe_error(worker.error)}")
+                # nothing can be answered or stored: say so where one types, instead of a "…" forever
+                chat_input = self.query_one(ChatInput)
+                chat_input.read_only = True
+                chat_input.placeholder = "not available: see the line above; Ctrl+Q quits"
                 for job in self._jobs:
                     if job.failed is not None:
                         job.failed(worker.error)
@@ -195,6 +209,9 @@ class IbachatApp(SessionActions, JobRunner, App[None]):
     @on(ChatInput.Submitted)
     def _submitted(self, event: ChatInput.Submitted) -> None:
         text = event.text
+        if self.load_error is not None:
+            self.notify(f"cannot answer: {describe_error(self.load_error)}", severity="error")
+            return
         if text.startswith("/") and not text.startswith("//"):
             self.slash(text)
             return
@@ -215,18 +232,27 @@ class IbachatApp(SessionActions, JobRunner, App[None]):
             answer.post_message(AssistantMessage.Stream(answer, "".join(pieces)))
 
         session_id = self.session_id  # None while loading: then the first session, opened before this runs
+        cancel = threading.Event()
 
         def work_fn() -> Any:
             target = session_id or self.session_id
             assert target is not None, "a session is opened before any message is answered"
-            return self.need_assistant().respond(target, text, on_token=on_token)
+            return self.need_assistant().respond(target, text, on_token=on_token, cancel=cancel)
 
-        self.run_job(
-            "answer",
-            work_fn,
-            lambda reply: self._answered(user, answer, reply),
-            lambda e: answer.fail(describe_error(e)) if answer.is_attached else None,
-        )
+        def failed(error: BaseException) -> None:
+            from ibachat.errors import Cancelled
+
+            if not answer.is_attached:
+                return
+            if isinstance(error, Cancelled):
+                answer.stopped()
+                user.set_stored(None, note="stopped: not remembered")
+            else:
+                answer.fail(describe_error(error))
+                user.set_stored(None, note="not remembered")
+
+        job = self.run_job("answer", work_fn, lambda reply: self._answered(user, answer, reply), failed)
+        job.cancel = cancel
 
     def _answered(self, user: UserMessage, answer: AssistantMessage, reply: Any) -> None:
         self.refresh_status()
@@ -349,6 +375,25 @@ class IbachatApp(SessionActions, JobRunner, App[None]):
             self.decide(cards[-1], action)
 
     # ------------------------------------------------------------------ actions
+    def _streaming(self) -> Job | None:
+        """The newest answer being written or waiting its turn, if it can still be stopped."""
+        jobs = [self._current_job, *self._jobs]
+        answers = [j for j in jobs if j is not None and j.cancel is not None and not j.cancel.is_set()]
+        return answers[-1] if answers else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop":  # only while an answer is written: else the keys do what they always do
+            return (
+                self._streaming() is not None and isinstance(self.screen, Screen) and not self.screen.is_modal
+            )
+        return True
+
+    def action_stop(self) -> None:
+        """Ctrl+C / Esc: stop the answer being written; the session goes on, nothing half is stored."""
+        job = self._streaming()
+        if job is not None and job.cancel is not None:
+            job.cancel.set()
+
     def action_why(self) -> None:
         """Open "Why this answer" of the newest answer."""
         from textual.widgets import Collapsible

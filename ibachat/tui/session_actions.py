@@ -119,6 +119,21 @@ class SessionActions:
             return
         if isinstance(event.item, SessionItem) and event.item.session_id != self.session_id:
             self.open_session(event.item.session_id)
+        self.query_one(ChatInput).focus()  # back to writing, in the session just opened
+
+    def action_switch_session(self, step: int) -> None:
+        """Alt+Up / Alt+Down (or Ctrl+PageUp/PageDown): the previous or next session in the list."""
+        sidebar = self.query_one(SessionList)
+        items = [item for item in sidebar.children if isinstance(item, SessionItem)]
+        ids = [item.session_id for item in items]
+        if not ids:
+            return
+        here = ids.index(self.session_id) if self.session_id in ids else -1
+        target = ids[max(0, min(len(ids) - 1, here + step))]
+        if target != self.session_id:
+            sidebar.index = ids.index(target)
+            self.open_session(target)
+        self.query_one(ChatInput).focus()
 
     def action_new_session(self, incognito: bool = False) -> None:
         if self.assistant is None:

@@ -1,7 +1,7 @@
 """Forget with undo: what was forgotten is kept in this process (never on disk) for a while.
 
-Undoing a turn's forgetting stores it again (it gets a new id) and re-appends the ledger
-events that went with it, their evidence pointed at the new ids. Undoing a preference's
+Undoing a turn's forgetting stores it again under its own id (ids are never reused, so it is
+still free) and re-appends the ledger events that went with it. Undoing a preference's
 removal re-appends the event (same id) with its pin and the supersessions that named it.
 """
 
@@ -98,23 +98,18 @@ class UndoBuffer:
         records: list[dict[str, Any]] = []
         for turn in item.turns:
             rec = turn.to_record()
-            rec.pop("id", None)
             rec.pop("flags", None)
             records.append(rec)
-        new = self.memory.add_turns(records)
-        for old, turn in zip(item.turns, new, strict=True):
+        self.memory.restore_turns(records)  # under their own ids: #131 comes back as #131
+        for old in item.turns:
             if "never_use" in old.flags:
-                self.memory.set_never_use(turn.id)
-        mapping = {old.id: turn.id for old, turn in zip(item.turns, new, strict=True)}
+                self.memory.set_never_use(old.id)
         for old_id, plan in item.plans.items():
-            self.memory.plans.save(mapping[old_id], plan)
+            self.memory.plans.save(old_id, plan)
         if item.events:
             from memory.ledger import copy_event
 
-            self.memory.ledger.add_many(
-                copy_event(e, evidence=tuple(mapping.get(t, t) for t in e.evidence), superseded_by=None)
-                for e in item.events
-            )
+            self.memory.ledger.add_many(copy_event(e, superseded_by=None) for e in item.events)
 
     def _restore_events(self, item: Undoable) -> None:
         ledger = self.memory.ledger

@@ -102,3 +102,20 @@ def test_an_unreadable_segment_is_reported_not_ignored(tmp_path):
     os.utime(seg, None)
     with pytest.raises(CorruptFile, match="seg-000000.json"):
         len(TurnStore(tmp_path / "turns", max_turns=5))
+
+
+def test_a_forgotten_turn_is_restored_under_its_own_id_in_its_own_segment(tmp_path):
+    store = TurnStore(tmp_path / "turns", max_turns=10)
+    store.add([rec(i) for i in range(25)])
+    gone = store.delete([3, 10, 11, 25])  # an old segment's first turn and the newest turn among them
+    back = store.restore([{**t.to_record()} for t in gone])
+    assert [t.id for t in back] == [3, 10, 11, 25]
+    assert store.get(11).text == "turn 10" and len(store) == 25
+    assert store.add([rec(99)])[0].id == 26  # restoring moved no high-water mark
+    store.close()
+    again = TurnStore(tmp_path / "turns", max_turns=10)
+    assert again.ids() == list(range(1, 27)) and again.get(3).text == "turn 2"
+    with pytest.raises(BadInput, match="in use"):
+        again.restore([{**again.get(3).to_record()}])
+    with pytest.raises(BadInput, match="never assigned"):
+        again.restore([{**rec(1), "id": 500}])

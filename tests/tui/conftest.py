@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from types import SimpleNamespace
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from ibachat.assistant import Assistant
+from ibachat.llm.base import LLM, Chunk
 from ibachat.llm.scripted import ScriptedLLM
 from ibachat.tui.app import IbachatApp
 from ibachat.tui.loader import Loaded
@@ -65,9 +67,10 @@ def build(memory) -> Callable[..., tuple[IbachatApp, Assistant, ScriptedLLM]]:
         *,
         cls: type[Assistant] = Assistant,
         banner: str | None = None,
+        llm: LLM | None = None,
         **options: Any,
     ) -> tuple[IbachatApp, Assistant, ScriptedLLM]:
-        llm = ScriptedLLM(list(replies))
+        llm = llm or ScriptedLLM(list(replies))
         assistant = cls(memory, llm, clock=lambda: T0)
         app = IbachatApp(lambda progress: Loaded(assistant, banner), clock=lambda: T0, **options)
         return app, assistant, llm
@@ -85,6 +88,57 @@ async def settle(pilot, timeout: float = 20.0) -> None:
         await pilot.pause(0.02)
     await pilot.pause()
     await pilot.wait_for_scheduled_animations()
+
+
+async def wait_until(pilot, condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    """Wait for a condition (never for a fixed time): fails with ``what`` when it does not come."""
+    start = time.monotonic()
+    while not condition():
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"{what} did not happen within {timeout} s")
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+class StreamingLLM(LLM):
+    """A model that writes a long answer word by word (as a real one does), for stopping it.
+
+    The first call streams up to ``words`` words; later calls answer from ``then``.
+    ``streaming`` is set once words are coming, ``stopped`` when the reader stopped reading
+    before the end; ``on_first_word`` runs once (e.g. to press Ctrl+C from the model's side).
+    """
+
+    name = "streaming"
+
+    def __init__(self, then: list[str] = (), *, words: int = 2000, on_first_word=None) -> None:
+        self.then = list(then)
+        self.words = words
+        self.on_first_word = on_first_word
+        self.streaming = threading.Event()
+        self.stopped = threading.Event()
+        self.calls = 0
+
+    def chat(self, messages, **kwargs) -> Iterator[Chunk]:
+        self.calls += 1
+        if self.calls > 1:
+            yield Chunk(self.then.pop(0))
+            yield Chunk(done=True)
+            return
+        pace = threading.Event()
+        finished = False
+        try:
+            for n in range(self.words):
+                yield Chunk(f"word{n} ")
+                if not self.streaming.is_set():
+                    self.streaming.set()
+                    if self.on_first_word is not None:
+                        self.on_first_word()
+                pace.wait(0.005)  # a real model's pace: a few hundred words a second at most
+            finished = True
+            yield Chunk(done=True)
+        finally:
+            if not finished:
+                self.stopped.set()
 
 
 async def send(pilot, text: str) -> None:

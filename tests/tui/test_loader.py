@@ -24,12 +24,18 @@ def closed_port() -> int:
 
 
 @needs_model
-@pytest.mark.parametrize("spec", ["auto", "ollama:qwen3:4b"])
-def test_ollama_unreachable_falls_back_to_the_embedded_model_with_a_banner(spec, closed_port):
-    llm, banner = pick_model(Config(model=spec, ollama_host=f"127.0.0.1:{closed_port}"))
+def test_auto_with_ollama_unreachable_falls_back_to_the_embedded_model_and_says_so(closed_port):
+    llm, banner = pick_model(Config(model="auto", ollama_host=f"127.0.0.1:{closed_port}"))
     assert isinstance(llm, EmbeddedLLM)
     assert banner is not None and f"127.0.0.1:{closed_port}" in banner
     assert banner.endswith("continuing on the embedded model")
+
+
+def test_a_named_ollama_model_that_cannot_be_used_is_an_error_as_in_ask(closed_port):
+    from ibachat.errors import ModelUnavailable
+
+    with pytest.raises(ModelUnavailable, match=f"127.0.0.1:{closed_port}"):
+        pick_model(Config(model="ollama:qwen3:4b", ollama_host=f"127.0.0.1:{closed_port}"))
 
 
 def test_the_embedded_model_asked_for_needs_no_banner():

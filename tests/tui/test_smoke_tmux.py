@@ -137,7 +137,9 @@ def test_the_plain_prompt_in_a_terminal(tmp_path):
         tmux.start(_env_command(env, [*base, "chat", "--plain"]))
         tmux.wait_for(r"(?m)^>\s*$", timeout=60)
         tmux.run("send-keys", "-t", "app", "-l", "/he")
-        tmux.run("send-keys", "-t", "app", "Tab")  # completes to /help
+        tmux.wait_for(r"(?m)^> /he", timeout=10)
+        tmux.run("send-keys", "-t", "app", "Tab")  # completes to /help (in the background: wait for it)
+        tmux.wait_for(r"(?m)^> /help", timeout=10)
         tmux.run("send-keys", "-t", "app", "Enter")
         tmux.wait_for(r"/forget\s+forget turns", timeout=10)
         tmux.run("send-keys", "-t", "app", "-l", "my password is hunter2 [bold]ok[/bold]")
@@ -152,3 +154,101 @@ def test_the_plain_prompt_in_a_terminal(tmp_path):
         tmux.close()
     history = (tmp_path / "home" / "repl_history").read_text()
     assert "/help" in history and "hunter2" not in history and "[REDACTED password]" in history
+
+
+def _smoke_env(tmp_path) -> dict[str, str]:
+    return {
+        "IBACHAT_HOME": str(tmp_path / "home"),
+        "IBACHAT_CONFIG": str(tmp_path / "config.toml"),
+        "HF_HUB_OFFLINE": "1",
+        "OMP_WAIT_POLICY": "PASSIVE",
+        "TERM": "xterm-256color",
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ.get("HOME", str(tmp_path)),
+        "LANG": "C.UTF-8",
+        "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+    }
+
+
+LONG_ASK = "Write a very long story about a dragon and a lighthouse, at least nine hundred words."
+
+
+def _stored_turns(base: list[str], env: dict[str, str]) -> list[dict]:
+    shown = subprocess.run(
+        [*base, "memory", "show", "--json"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        check=True,
+    )
+    return json.loads(shown.stdout)
+
+
+def test_the_real_app_pastes_once_and_ctrl_c_stops_a_streamed_answer(tmp_path):
+    env = _smoke_env(tmp_path)
+    base = [sys.executable, "-m", "ibachat.cli", "--model", "embedded", "--embedder", "hash"]
+    tmux = Tmux()
+    try:
+        tmux.start(_env_command(env, [*base, "chat"]))
+        tmux.wait_for(r"model embedded", timeout=60)
+        tmux.run("set-buffer", "-b", "clip", "pasted once")
+        tmux.run("paste-buffer", "-p", "-d", "-b", "clip", "-t", "app")  # -p: a bracketed paste
+        screen = tmux.wait_for(r"pasted once", timeout=10)
+        assert "pasted oncepasted once" not in screen
+        tmux.run("send-keys", "-t", "app", "C-u")  # clear the input (TextArea: delete to line start)
+        tmux.run("send-keys", "-t", "app", "-l", LONG_ASK)
+        tmux.run("send-keys", "-t", "app", "Enter")
+        # the answer's first words on screen (headers start lowercase; the question starts "Write")
+        tmux.wait_for(r"▌ (?!Write )[A-Z][a-z]* ", timeout=120)
+        tmux.run("send-keys", "-t", "app", "C-c")
+        screen = tmux.wait_for(r"\(stopped\)", timeout=30)
+        assert "stopped: not remembered" in screen and tmux.alive()
+        tmux.run("send-keys", "-t", "app", "C-q")
+        end = time.monotonic() + 20
+        while tmux.alive() and time.monotonic() < end:
+            time.sleep(0.1)
+    finally:
+        tmux.close()
+    assert _stored_turns(base, env) == []  # the stopped question was not kept without its answer
+
+
+def test_the_plain_prompt_stops_an_answer_on_ctrl_c_and_keeps_the_session(tmp_path):
+    env = _smoke_env(tmp_path)
+    base = [sys.executable, "-m", "ibachat.cli", "--model", "embedded", "--embedder", "hash"]
+    tmux = Tmux()
+    try:
+        tmux.start(_env_command(env, [*base, "chat", "--plain"]) + "; echo exit-status-$?; sleep 30")
+        tmux.wait_for(r"(?m)^>\s*$", timeout=60)
+        tmux.run("send-keys", "-t", "app", "-l", LONG_ASK)
+        tmux.run("send-keys", "-t", "app", "Enter")
+        tmux.wait_for(r"nine hundred words\.\s*\n+\s*\S+\s+\S+", timeout=120)  # the answer is streaming
+        tmux.run("send-keys", "-t", "app", "C-c")
+        tmux.wait_for(r"stopped; this message was not remembered", timeout=30)
+        tmux.wait_for(r"(?m)^>\s*$", timeout=10)  # the prompt is back: the session goes on
+        tmux.run("send-keys", "-t", "app", "C-d")
+        screen = tmux.wait_for(r"exit-status-\d+", timeout=20)
+        assert "exit-status-0" in screen and "exit-status-130" not in screen
+    finally:
+        tmux.close()
+    assert _stored_turns(base, env) == []
+
+
+def test_a_second_app_on_a_busy_home_says_so_and_exits_1(tmp_path):
+    from memory.memory import Memory
+
+    env = _smoke_env(tmp_path)
+    base = [sys.executable, "-m", "ibachat.cli", "--model", "embedded", "--embedder", "hash"]
+    tmux = Tmux()
+    with Memory.open(tmp_path / "home", embedder="hash", fsync=False):  # the first instance
+        try:
+            tmux.start(_env_command(env, [*base, "chat"]) + "; echo exit-status-$?; sleep 30")
+            tmux.wait_for(r"cannot start: another ibachat process", timeout=60)
+            tmux.run("send-keys", "-t", "app", "-l", "hello?")
+            tmux.run("send-keys", "-t", "app", "Enter")
+            screen = tmux.wait_for(r"not available", timeout=10)  # the input says why it takes nothing
+            assert "hello?" not in screen
+            tmux.run("send-keys", "-t", "app", "C-q")
+            screen = tmux.wait_for(r"exit-status-\d+", timeout=20)
+            assert "exit-status-1" in screen and "ibachat: error: another ibachat process" in screen
+        finally:
+            tmux.close()

@@ -127,6 +127,7 @@ def test_forget_a_turn_then_undo_restores_it_with_its_ledger_event_and_plan(memo
     assert undo.undo() == "2 turns"
     back = sorted(memory.iter_turns(newest_first=False), key=lambda t: t.id)
     assert [t.text for t in back] == ["no olives on my pizza", "noted"]
+    assert [t.id for t in back] == [turns[0].id, turns[1].id]  # the same ids, not new ones
     assert back[0].flags == ("never_use",)
     [event] = memory.ledger.all()
     assert event.evidence == (back[0].id,) and event.polarity == -1

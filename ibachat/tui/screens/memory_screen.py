@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane
 from textual.widgets.data_table import RowDoesNotExist
 
+from ibachat.commands.common import polarity_label
 from ibachat.tui.safe import safe_line
 from memory.types import parse_time
 
@@ -73,9 +74,17 @@ def stats_text(info: dict[str, Any], events: int) -> Text:
     return text
 
 
+TAB_WIDGETS = {"tab-turns": ("#turns", "#turn-query"), "tab-prefs": ("#prefs", "#as-of")}
+
+
 class MemoryScreen(Screen[None]):
+    """Keys act on the highlighted row of the table in view; letters reach a search box only
+    when it is focused (``/`` focuses it, Enter searches and returns to the table)."""
+
+    AUTO_FOCUS = "#turns"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
+        Binding("slash", "find", "Search"),
         Binding("f", "forget", "Forget"),
         Binding("u", "undo", "Undo"),
         Binding("n", "never", "Never use"),
@@ -111,7 +120,7 @@ class MemoryScreen(Screen[None]):
         turns = self.query_one("#turns", DataTable)
         turns.add_columns("id", "when", "session", "role", "flags", "text")
         prefs = self.query_one("#prefs", DataTable)
-        prefs.add_columns("dimension", "value", "kind", "from", "until", "status", "pinned", "said")
+        prefs.add_columns("+/-", "dimension", "value", "kind", "from", "until", "status", "pinned", "said")
         self.load_turns("")
         self.load_prefs()
         self.load_stats()
@@ -165,6 +174,7 @@ class MemoryScreen(Screen[None]):
         self._events = {e.id: e for e, _ in rows}
         for e, status in rows:
             table.add_row(
+                Text(polarity_label(e.polarity), style="red" if e.polarity < 0 else "green"),
                 safe_line(e.dimension, 24),
                 safe_line(e.value, 30),
                 Text(e.kind),
@@ -190,6 +200,19 @@ class MemoryScreen(Screen[None]):
     @on(Input.Submitted, "#turn-query")
     def _query(self, event: Input.Submitted) -> None:
         self.load_turns(event.value)
+        self.query_one("#turns", DataTable).focus()
+
+    @on(TabbedContent.TabActivated)
+    def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        """A tab opened (click or keys): its table takes the keys, not the search box above it."""
+        widgets = TAB_WIDGETS.get(event.pane.id or "")
+        if widgets is not None:
+            self.query_one(widgets[0], DataTable).focus()
+
+    def action_find(self) -> None:
+        widgets = TAB_WIDGETS.get(self._tab())
+        if widgets is not None:
+            self.query_one(widgets[1], Input).focus()
 
     @on(Input.Submitted, "#as-of")
     def _as_of(self, event: Input.Submitted) -> None:
@@ -200,6 +223,7 @@ class MemoryScreen(Screen[None]):
             self.notify(f"{value!r} is not a date (YYYY-MM-DD)", severity="error")
             return
         self.load_prefs()
+        self.query_one("#prefs", DataTable).focus()
 
     def _tab(self) -> str:
         return self.query_one(TabbedContent).active
@@ -228,7 +252,10 @@ class MemoryScreen(Screen[None]):
             self.ibachat.run_job("forget preference", lambda: undo.forget_event(event_id), self._forgot)
 
     def _forgot(self, what: Any) -> None:
-        label = f"{len(what)} turn(s)" if isinstance(what, list) else f"preference {what.dimension}"
+        if isinstance(what, list):
+            label = f"turn #{what[0].id}" if len(what) == 1 else f"{len(what)} turns"
+        else:
+            label = f"preference {what.dimension}"
         self.notify(f"Forgot {label}. Press u to undo.", title="Forgotten")
         self.action_reload()
 
@@ -254,11 +281,36 @@ class MemoryScreen(Screen[None]):
         )
 
     def action_pin(self) -> None:
+        """Pin (or unpin) the highlighted preference; on the Turns tab, the preferences that turn gave."""
+        ledger = self.ibachat.need_assistant().memory.ledger
+        if self._tab() == "tab-turns":
+            key = self._selected("#turns")
+            if key is None:
+                return
+            turn_id = int(key)
+
+            def pin_from_turn() -> tuple[int, bool]:
+                events = [e for e in ledger.all() if turn_id in e.evidence]
+                pin = not all(e.pinned for e in events)
+                for e in events:
+                    ledger.pin(e.id, pin)
+                return len(events), pin
+
+            def done(result: tuple[int, bool]) -> None:
+                count, pin = result
+                if count == 0:
+                    self.notify(f"Turn #{turn_id} gave no preference to pin.")
+                else:
+                    what = "Pinned" if pin else "Unpinned"
+                    self.notify(f"{what} {count} preference(s) from turn #{turn_id}.")
+                self.load_prefs()
+
+            self.ibachat.run_job("pin", pin_from_turn, done)
+            return
         key = self._selected("#prefs") if self._tab() == "tab-prefs" else None
         if key is None:
             return
         event = self._events[key]
-        ledger = self.ibachat.need_assistant().memory.ledger
         self.ibachat.run_job(
             "pin", lambda: ledger.pin(event.id, not event.pinned), lambda _: self.load_prefs()
         )

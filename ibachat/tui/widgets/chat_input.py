@@ -90,8 +90,7 @@ class ChatInput(TextArea):
 
     async def _on_paste(self, event: events.Paste) -> None:
         if len(event.text) <= PASTE_INLINE or self.read_only:
-            await super()._on_paste(event)
-            return
+            return  # TextArea's own handler runs next (Textual calls each class's handler in turn)
         event.stop()
         event.prevent_default()
         token = f"⟦pasted text #{len(self._pastes) + 1}: {len(event.text):,} characters⟧"
@@ -107,7 +106,7 @@ class ChatInput(TextArea):
 
     def submit(self) -> None:
         shown = self.text
-        if not shown.strip():
+        if not shown.strip() or self.read_only:
             return
         text = self.expanded_text()
         self.past.add(shown)

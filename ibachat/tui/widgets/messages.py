@@ -119,6 +119,7 @@ class AssistantMessage(MessageView):
         self.text = text
         self.plan = plan
         self._plan_requested = False
+        self._settled = not pending  # a late piece of a stream never overwrites a settled answer
         if pending:
             self.add_class("-pending")
 
@@ -134,7 +135,7 @@ class AssistantMessage(MessageView):
 
     def on_assistant_message_stream(self, event: AssistantMessage.Stream) -> None:
         event.stop()
-        if event.view is self:
+        if event.view is self and not self._settled:
             self.show_text(event.text)
 
     def show_text(self, text: str) -> None:
@@ -143,6 +144,7 @@ class AssistantMessage(MessageView):
 
     def finish(self, text: str, *, plan: dict[str, Any] | None, kind: str = "answer") -> None:
         """The reply is complete: final text, its plan, and a class for its kind."""
+        self._settled = True
         self.remove_class("-pending")
         self.add_class(f"-{kind}")
         self.show_text(text)
@@ -154,9 +156,21 @@ class AssistantMessage(MessageView):
             self.mount(self._why())
 
     def fail(self, message: str) -> None:
+        self._settled = True
         self.remove_class("-pending")
         self.add_class("-error")
         self.query_one(".message-body", Markdown).update(markdown_source(message))
+
+    def stopped(self) -> None:
+        """The user stopped the answer: what was written so far stays on screen, marked."""
+        self._settled = True
+        self.remove_class("-pending")
+        self.add_class("-stopped")
+        shown = self.text.rstrip()
+        self.query_one(".message-body", Markdown).update(
+            (markdown_source(shown) + "\n\n" if shown else "") + "*(stopped)*"
+        )
+        self.set_stored(None, note="stopped: not remembered")
 
     def show_plan(self, plan: dict[str, Any] | None) -> None:
         self.plan = plan
