@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from ibachat.redact import redact
+from ibachat.redact import redact, redact_value
 from memory.atomic import atomic_write_text
 from memory.errors import NotFound
 
@@ -215,6 +215,7 @@ class Assistant:
             )
         else:
             answer = outcome.text or ""
+        answer, _ = redact(answer)  # a model's reply is stored under the same rule as the user's words
         assistant_turn = self._store(session_id, "assistant", answer)
         if assistant_turn is not None and hasattr(plan, "to_dict"):
             self.memory.plans.save(assistant_turn.id, plan.to_dict())
@@ -239,11 +240,13 @@ class Assistant:
             raise NotFound("this reply proposed no action")
         args = dict(arguments if arguments is not None else reply.proposal["arguments"])
         result = execute(reply.proposal["name"], args)
-        call = {"name": reply.proposal["name"], "arguments": args}
+        clean_args, _ = redact_value(args)  # an edited value may hold a secret: never stored
+        clean_result, _ = redact_value(result)
+        call = {"name": reply.proposal["name"], "arguments": clean_args}
         self._store(
             reply.session_id,
             "tool",
-            json.dumps({"call": call, "result": result}, ensure_ascii=False, default=str),
+            json.dumps({"call": call, "result": clean_result}, ensure_ascii=False, default=str),
             tool_call=call,
         )
         return result
@@ -252,7 +255,7 @@ class Assistant:
         """Remember, in the user's name, that this action was turned down (and why)."""
         if reply.proposal is None:
             raise NotFound("this reply proposed no action")
-        name, args = reply.proposal["name"], reply.proposal["arguments"]
+        name, args = reply.proposal["name"], redact_value(reply.proposal["arguments"])[0]
         described = ", ".join(f"{k} {v}" for k, v in args.items())
         text = f"No, don't do that ({name}: {described})."
         if reason:

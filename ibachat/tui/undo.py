@@ -94,7 +94,7 @@ class UndoBuffer:
             self._restore_events(item)
         return item.label
 
-    def _restore_turns(self, item: Undoable) -> None:
+    def _restore_turns(self, item: Undoable) -> list[int]:
         records: list[dict[str, Any]] = []
         for turn in item.turns:
             rec = turn.to_record()
@@ -115,6 +115,7 @@ class UndoBuffer:
                 copy_event(e, evidence=tuple(mapping.get(t, t) for t in e.evidence), superseded_by=None)
                 for e in item.events
             )
+        return [turn.id for turn in new]
 
     def _restore_events(self, item: Undoable) -> None:
         ledger = self.memory.ledger
