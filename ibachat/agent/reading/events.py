@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ibachat.agent.alignment.schema_map import tool_vocabulary
-from ibachat.agent.reading.clauses import own_words
+from ibachat.agent.reading.clauses import own_words, unquoted
 from ibachat.agent.reading.cues import AFFIRM, CLAIM, CORRECTION, DENY, ONE_OFF, UPDATE
 from ibachat.agent.reading.facts import (
     AVOID_WORDS,
@@ -261,7 +261,7 @@ def _other_subject(text: str) -> bool:
 def _user_events(
     turn: Turn, where: tuple[list[Turn], Context | None] | None, vocab: Any, extractor: str
 ) -> list[PreferenceEvent]:
-    text = own_words(normalise(turn.text))
+    text = own_words(normalise(unquoted(turn.text)))  # only the user's own words
     prev = _previous(turn, where[0], where[1]) if where is not None else []
     assistant = next((t for t in reversed(prev) if t.role == "assistant"), None)
     a_text = normalise(assistant.text) if assistant is not None else ""

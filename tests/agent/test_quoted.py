@@ -1,0 +1,78 @@
+"""Quoted, forwarded and pasted text is never the user's own preference; the user's own lines still are."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from ibachat.agent.reading.clauses import PLACEHOLDER, unquoted
+from ibachat.agent.reading.events import extract_events
+from ibachat.assistant import Assistant
+from ibachat.llm.scripted import ScriptedLLM
+from memory.memory import Memory
+from memory.types import Turn
+
+T = datetime(2026, 11, 1, 9, tzinfo=timezone.utc)
+
+
+def read(text: str) -> set[tuple[str, str]]:
+    return {(e.dimension, e.value) for e in extract_events([Turn(1, "s", "user", text, T)])}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Got this from a colleague today\n> hi, i prefer premium rides\n> see you friday",
+        "> hi, i prefer premium rides\n> see you friday\n\nwhat should I answer?",
+        "Can you help me answer this email?\n\n> Hi! I prefer premium rides.\n> Best, Tom",
+        "&gt; i prefer premium rides",
+        "Sure thing.\nOn Tue, 3 Dec 2026 at 10:00, Tom Ma <tom@example.org> wrote:\nI prefer premium rides",
+        "---------- Forwarded message ---------\nFrom: Tom\nSubject: trip\n\nI prefer premium rides",
+        "-----Original Message-----\nI prefer premium rides",
+        "Begin forwarded message:\n\nI prefer premium rides",
+        "Am 3. Dezember schrieb Tom Ma:\nI prefer premium rides",
+        "what does this say?\n```\nI prefer premium rides\n```",
+    ],
+)
+def test_quoted_forwarded_and_fenced_text_sets_no_preference(text):
+    assert ("price.level", "premium") not in read(text)
+    assert PLACEHOLDER in unquoted(text)
+
+
+def test_the_users_own_lines_around_a_quote_still_count():
+    text = "I prefer premium rides myself\n> she said the shared ones are fine\nand I hate shared rides"
+    found = read(text)
+    assert ("price.level", "premium") in found
+    assert "shared ones are fine" not in unquoted(text)
+    assert (
+        unquoted("no quotes here, just > a comparison like 3 > 2")
+        == "no quotes here, just > a comparison like 3 > 2"
+    )
+
+
+def test_a_pasted_email_does_not_choose_the_ride(tmp_path):
+    ride = {
+        "pickup": "Alexanderplatz 1",
+        "destination": "Central Station",
+        "when": "2026-11-03T08:00:00+00:00",
+    }
+    ask = "Book a ride from Alexanderplatz 1 to Central Station on 2026-11-03 at 08:00"
+
+    def proposal(first: str) -> dict:
+        clock = [T]
+        with Memory.open(tmp_path / first[:5].strip(), embedder="hash") as mem:
+            bot = Assistant(mem, ScriptedLLM(["Here is a draft.", ride]), clock=lambda: clock[0])
+            session = bot.new_session()
+            bot.respond(session, first)
+            clock[0] = T + timedelta(days=1)
+            reply = bot.respond(session, ask)
+        assert reply.proposal is not None
+        return reply.proposal
+
+    pasted = proposal(
+        "Help me answer this one from Anna:\n\n> hi, i prefer premium rides\n> see you at the station"
+    )
+    assert "ride_type" not in pasted["arguments"]
+    own = proposal("hi, i prefer premium rides")  # the same words as the user's own: they count
+    assert own["arguments"]["ride_type"] == "premium"
