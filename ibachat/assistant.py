@@ -141,7 +141,7 @@ class Assistant:
 
     def rename_session(self, session_id: str, title: str) -> None:
         titles = self._titles()
-        titles.setdefault(session_id, {"created": self.clock().isoformat()})["title"] = title
+        titles.setdefault(session_id, {"created": self.clock().isoformat()})["title"] = redact(title)[0]
         self._save_titles(titles)
 
     def delete_session(self, session_id: str) -> int:
@@ -149,6 +149,11 @@ class Assistant:
             return 0
         ids = [t.id for t in self.memory.session(session_id)]
         removed = self.memory.forget(ids) if ids else []
+        if removed:
+            from ibachat.commands.forgetting import scrub_history
+            from ibachat.repl import HISTORY_FILE
+
+            scrub_history(self.memory.home / HISTORY_FILE, [t.text for t in removed])
         titles = self._titles()
         titles.pop(session_id, None)
         self._save_titles(titles)
@@ -218,7 +223,7 @@ class Assistant:
         answer, _ = redact(answer)  # a model's reply is stored under the same rule as the user's words
         assistant_turn = self._store(session_id, "assistant", answer)
         if assistant_turn is not None and hasattr(plan, "to_dict"):
-            self.memory.plans.save(assistant_turn.id, plan.to_dict())
+            self.memory.plans.save(assistant_turn.id, redact_value(plan.to_dict())[0])
         return Reply(
             session_id=session_id,
             user_turn=user_turn,

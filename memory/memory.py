@@ -208,9 +208,14 @@ class Memory:
         vectors, lexical = self._vectors, self._lexical
         assert vectors is not None and lexical is not None
         usable: dict[int, str] = {}
+        never: set[int] = set()
         for turn_id, rec in self.store.iter_records():
             if NEVER_USE not in rec.get("flags", ()):
                 usable[turn_id] = rec["text"]
+            else:
+                never.add(turn_id)
+        if never and not self.readonly and never - self.ledger.muted_turns:
+            self.ledger.mute_turns(never)  # flagged before the ledger learnt to mute
         report = {"added_vectors": 0, "removed_vectors": 0, "added_lexical": 0, "removed_lexical": 0}
         have_vec = {int(i) for i in vectors.ids()}
         have_lex = {int(i) for i in lexical.ids()}

@@ -80,3 +80,18 @@ def test_muting_survives_a_reopen_and_a_compaction_and_restores_what_it_replaced
     assert [e.value for e in again.active(now)] == ["window"]  # the muted update no longer replaces it
     again.mute_turns([2], False)
     assert [e.value for e in PreferenceLedger(tmp_path).active(now)] == ["aisle"]
+
+
+def test_a_turn_flagged_before_the_ledger_could_mute_is_muted_by_a_reindex(tmp_path):
+    from ibachat.agent.ingest import ingest
+
+    t = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    with Memory.open(tmp_path, embedder="hash") as mem:
+        (turn,) = ingest(
+            mem, [{"session_id": "s", "role": "user", "text": "I always want first class seats", "time": t}]
+        )
+        assert mem.ledger.all()
+        mem.store.set_flags(turn.id, ["never_use"])  # what an older ibachat wrote: the flag alone
+    with Memory.open(tmp_path, embedder="hash") as mem:
+        mem.reindex()  # `ibachat memory reindex`
+        assert mem.ledger.all() == [] and turn.id in mem.ledger.muted_turns
