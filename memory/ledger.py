@@ -365,11 +365,12 @@ class PreferenceLedger:
             raise NotFound(f"no preference event {event_id!r}")
         return event
 
-    def all(self) -> list[PreferenceEvent]:
-        """Every event, superseded ones included, oldest first; muted evidence left out."""
+    def all(self, *, muted: bool = False) -> list[PreferenceEvent]:
+        """Every event, superseded ones included, oldest first; muted evidence left out
+        (``muted=True``: as stored, muted turns and the events resting on them included)."""
         state = self._load()
         events = state.events.values()
-        if state.muted:
+        if state.muted and not muted:
             events = [kept for e in events if (kept := _unmuted(e, state.muted)) is not None]
         return sorted(events, key=lambda e: (e.valid_from, e.id))
 
