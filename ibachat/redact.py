@@ -26,6 +26,7 @@ class Rule:
     pattern: re.Pattern[str]
     group: int | str = 0  # the part of the match that is the secret
     check: Callable[[str], bool] | None = None  # a checksum or randomness test on that part
+    keywords: tuple[str, ...] = ()  # the rule runs only on text holding one of these (lower case)
 
 
 def _entropy(value: str) -> float:
@@ -62,8 +63,10 @@ def _iban(value: str) -> bool:
     return int("".join(str(int(ch, 36)) for ch in moved)) % 97 == 1
 
 
-def _r(name: str, kind: str, pattern: str, group: int | str = 0, check=None, flags: int = 0) -> Rule:
-    return Rule(name, kind, re.compile(pattern, flags), group, check)
+def _r(
+    name: str, kind: str, pattern: str, group: int | str = 0, check=None, flags: int = 0, keys: str = ""
+) -> Rule:
+    return Rule(name, kind, re.compile(pattern, flags), group, check, tuple(keys.split("|")) if keys else ())
 
 
 _I = re.IGNORECASE
@@ -88,6 +91,7 @@ CATALOGUE: list[Rule] = [
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
         r"|[A-Za-z0-9+/=\s:-]*)",
         flags=re.S,
+        keys="private key",
     ),
     _r(
         "credentials in a URL",
@@ -95,6 +99,7 @@ CATALOGUE: list[Rule] = [
         r"\b[a-z][a-z0-9+.-]{1,20}://[^\s:/@]+:(?P<secret>[^\s@/]+)@[^\s/]+",
         "secret",
         flags=_I,
+        keys="://",
     ),
     _r(
         "Authorization header",
@@ -102,44 +107,76 @@ CATALOGUE: list[Rule] = [
         r"\b(?:authorization|proxy-authorization)\s*[:=]\s*(?:basic|bearer|token|digest)?\s*(?P<secret>[^\s'\"]{8,})",
         "secret",
         flags=_I,
+        keys="authorization",
     ),
-    _r("Bearer token", "token", r"\bbearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{12,})", "secret", flags=_I),
+    _r(
+        "Bearer token",
+        "token",
+        r"\bbearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{12,})",
+        "secret",
+        flags=_I,
+        keys="bearer",
+    ),
     _r(
         "secret in a URL query",
         "token",
         r"[?&](?:access_token|token|api_?key|key|secret|sig|signature|password|auth)=(?P<secret>[^&\s#]{8,})",
         "secret",
         flags=_I,
+        keys="=",
     ),
     # --- provider keys: fixed prefixes
-    _r("Stripe key", "api key", r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}\b"),
-    _r("Stripe webhook secret", "api key", r"\bwhsec_[A-Za-z0-9]{20,}\b"),
-    _r("OpenAI / Anthropic key", "api key", r"\b(?:sk|pk|rk)-(?:proj-|ant-|svcacct-)?[A-Za-z0-9_-]{16,}"),
-    _r("AWS access key id", "api key", r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b"),
+    _r("Stripe key", "api key", r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}\b", keys="_live_|_test_"),
+    _r("Stripe webhook secret", "api key", r"\bwhsec_[A-Za-z0-9]{20,}\b", keys="whsec_"),
+    _r(
+        "OpenAI / Anthropic key",
+        "api key",
+        r"\b(?:sk|pk|rk)-(?:proj-|ant-|svcacct-)?[A-Za-z0-9_-]{16,}",
+        keys="sk-|pk-|rk-",
+    ),
+    _r(
+        "AWS access key id",
+        "api key",
+        r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA)[A-Z0-9]{16}\b",
+        keys="akia|asia|abia|acca|agpa|aida|aroa|anpa",
+    ),
     _r(
         "AWS secret access key",
         "api key",
         r"\baws_?(?:secret_?access_?key|secret_?key|session_?token)\b['\"]?\s*[:=]\s*['\"]?(?P<secret>[A-Za-z0-9/+=]{16,})",
         "secret",
         flags=_I,
+        keys="aws",
     ),
-    _r("GitHub token", "api key", r"\bgh[pousr]_[A-Za-z0-9]{30,}\b"),
-    _r("GitHub fine-grained token", "api key", r"\bgithub_pat_[A-Za-z0-9_]{22,}"),
-    _r("GitLab token", "api key", r"\bgl(?:pat|dt|ptt|rt|cbt|oas)-[A-Za-z0-9_-]{20,}"),
-    _r("Slack token", "api key", r"\bxox[abposre]-[A-Za-z0-9-]{10,}"),
-    _r("Slack webhook", "api key", r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}"),
-    _r("Google API key", "api key", r"\bAIza[0-9A-Za-z_-]{35}"),
-    _r("Google OAuth token", "token", r"\bya29\.[0-9A-Za-z_-]{20,}"),
-    _r("Hugging Face token", "api key", r"\bhf_[A-Za-z0-9]{30,}\b"),
-    _r("npm token", "api key", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    _r("PyPI token", "api key", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}"),
-    _r("SendGrid key", "api key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"),
-    _r("Twilio key", "api key", r"\bSK[0-9a-f]{32}\b"),
-    _r("Shopify token", "api key", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
-    _r("DigitalOcean token", "api key", r"\bdo[opr]_v1_[a-f0-9]{64}\b"),
-    _r("Telegram bot token", "api key", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b"),
-    _r("age secret key", "private key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b"),
-    _r("JSON web token", "token", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+    _r("GitHub token", "api key", r"\bgh[pousr]_[A-Za-z0-9]{30,}\b", keys="ghp_|gho_|ghu_|ghs_|ghr_"),
+    _r("GitHub fine-grained token", "api key", r"\bgithub_pat_[A-Za-z0-9_]{22,}", keys="github_pat_"),
+    _r(
+        "GitLab token",
+        "api key",
+        r"\bgl(?:pat|dt|ptt|rt|cbt|oas)-[A-Za-z0-9_-]{20,}",
+        keys="glpat-|gldt-|glptt-|glrt-|glcbt-|gloas-",
+    ),
+    _r("Slack token", "api key", r"\bxox[abposre]-[A-Za-z0-9-]{10,}", keys="xox"),
+    _r(
+        "Slack webhook",
+        "api key",
+        r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}",
+        keys="hooks.slack.com",
+    ),
+    _r("Google API key", "api key", r"\bAIza[0-9A-Za-z_-]{35}", keys="aiza"),
+    _r("Google OAuth token", "token", r"\bya29\.[0-9A-Za-z_-]{20,}", keys="ya29."),
+    _r("Hugging Face token", "api key", r"\bhf_[A-Za-z0-9]{30,}\b", keys="hf_"),
+    _r("npm token", "api key", r"\bnpm_[A-Za-z0-9]{36}\b", keys="npm_"),
+    _r("PyPI token", "api key", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}", keys="pypi-"),
+    _r("SendGrid key", "api key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}", keys="sg."),
+    _r("Twilio key", "api key", r"\bSK[0-9a-f]{32}\b", keys="sk"),
+    _r("Shopify token", "api key", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", keys="shp"),
+    _r("DigitalOcean token", "api key", r"\bdo[opr]_v1_[a-f0-9]{64}\b", keys="_v1_"),
+    _r("Telegram bot token", "api key", r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b", keys=":aa"),
+    _r("age secret key", "private key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b", keys="age-secret-key-"),
+    _r(
+        "JSON web token", "token", r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", keys="eyj"
+    ),
     # --- assignments: NAME = value, where the name says it is secret
     _r(
         "secret assignment",
@@ -150,6 +187,7 @@ CATALOGUE: list[Rule] = [
         "secret",
         _looks_random,
         _I,
+        keys="key|secret|token|credential",
     ),
     _r(
         "password assignment",
@@ -158,6 +196,7 @@ CATALOGUE: list[Rule] = [
         r"(?P<secret>[^\s'\",;]{3,})",
         "secret",
         flags=_I,
+        keys="pass|pwd",
     ),
     _r(
         "PASS= assignment",
@@ -165,6 +204,7 @@ CATALOGUE: list[Rule] = [
         r"\b[\w.-]{0,40}?pass['\"]?\s*=\s*['\"]?(?P<secret>[^\s'\",;]{3,})",
         "secret",
         flags=_I,
+        keys="pass",
     ),
     # --- secrets said in words
     _r(
@@ -175,6 +215,7 @@ CATALOGUE: list[Rule] = [
         + r"\s*['\"]?(?P<secret>[^.\n;!?\"]+)",
         "secret",
         flags=_I,
+        keys="phrase|mnemonic|passsatz",
     ),
     _r(
         "password said in words",
@@ -182,6 +223,7 @@ CATALOGUE: list[Rule] = [
         r"\b(?:" + _PASSWORD + r")\b" + _NEAR + r"\s*" + _IS + r"\s*['\"]?" + _VALUE,
         "secret",
         flags=_I,
+        keys="pass|pwd|pw|kennwort|contrase|clave|wi|security answer",
     ),
     _r(
         "PIN or door code said in words",
@@ -189,6 +231,7 @@ CATALOGUE: list[Rule] = [
         r"\b(?:" + _CODE + r")\b" + _NEAR + r"\s*" + _IS + r"\s*(?P<secret>\d(?:[\d -]{1,10}\d)?)\b",
         "secret",
         flags=_I,
+        keys="pin|code|geheimzahl",
     ),
     _r(
         "'my pass is'",
@@ -196,6 +239,7 @@ CATALOGUE: list[Rule] = [
         r"\b(?:my|the|our|your|mein|unser)\s+(?:pass|pw)\s+" + _IS + r"\s*['\"]?" + _VALUE,
         "secret",
         flags=_I,
+        keys="pass|pw",
     ),
     # --- numbers
     _r(
@@ -205,11 +249,13 @@ CATALOGUE: list[Rule] = [
         r"\s*(?:is|ist|was|:|=|#|no\.?)?\s*(?P<secret>\d{3,4})\b",
         "secret",
         flags=_I,
+        keys="cvv|cvc|csc|cid|code|prüfnummer",
     ),
     _r(
         "US social security number",
         "id number",
         r"\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b",
+        keys="-",
     ),
     _r(
         "social security number said in words",
@@ -218,6 +264,7 @@ CATALOGUE: list[Rule] = [
         r"(?P<secret>\d[\d -]{7,12}\d)",
         "secret",
         flags=_I,
+        keys="ssn|social security|sozialversicherungsnummer",
     ),
     _r("IBAN", "bank account", r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}\b", 0, _iban),
     _r("card number", "card number", r"\b(?:\d[ -]?){12,18}\d\b", 0, _luhn),
@@ -229,7 +276,10 @@ _MARK = re.compile(r"\[REDACTED [a-z ]+\]")
 def redact(text: str) -> tuple[str, list[str]]:
     """Return the text with secrets replaced by ``[REDACTED <kind>]`` and the kinds found."""
     found: list[str] = []
+    lowered = text.lower()
     for rule in CATALOGUE:
+        if rule.keywords and not any(k in lowered for k in rule.keywords):
+            continue  # as scanners do: a cheap substring test before the regular expression
 
         def sub(m: re.Match[str], rule: Rule = rule) -> str:
             start, end = m.span(rule.group)
@@ -243,7 +293,10 @@ def redact(text: str) -> tuple[str, list[str]]:
             offset = m.start(0)
             return whole[: start - offset] + f"[REDACTED {rule.kind}]" + whole[end - offset :]
 
+        before = len(found)
         text = rule.pattern.sub(sub, text)
+        if len(found) != before:
+            lowered = text.lower()
     return text, sorted(set(found))
 
 
