@@ -232,3 +232,22 @@ def test_the_line_history_loses_the_forgotten_lines(tmp_path):
         history.store_string(line)
     assert scrub_history(path, ["The quokkair trip  was awful", "book a table\nfor two"]) == 2
     assert list(FileHistory(str(path)).load_history_strings()) == ["hello there"]
+
+
+def test_a_removed_vector_is_not_left_in_the_saved_hnsw_graph(tmp_path):
+    import numpy as np
+
+    from memory.vector import VectorIndex
+
+    vecs = np.random.default_rng(3).random((64, 16), dtype=np.float32)
+    index = VectorIndex(16, hnsw_threshold=1)
+    index.add(list(range(1, 65)), vecs)
+    index.build_graph()
+    index.remove([7, 9])
+    index.save(tmp_path / "v.usearch")
+    data = (tmp_path / "v.usearch").read_bytes()
+    assert vecs[6].tobytes() not in data and vecs[8].tobytes() not in data
+    assert vecs[7].tobytes() in data  # a kept vector is there (the check can see vectors)
+    back = VectorIndex.load(tmp_path / "v.usearch", 16)
+    assert sorted(back.ids().tolist()) == [i for i in range(1, 65) if i not in (7, 9)]
+    assert back.search(vecs[7], 1)[0].id == 8
