@@ -74,6 +74,8 @@ def test_a_forgotten_turn_is_in_no_file_under_the_home(_ibachat_home, capsys, ho
     }[how]
     code, _, err = run(capsys, "memory", "forget", *target, "--yes")
     assert code == 0 and "forgot" in err and "--undo" in err
+    titles = json.loads((home / "sessions.json").read_text("utf-8"))
+    assert (ids["trip"] in titles) == (how == "id")  # a session with no turn left loses its title
     # for the undo window the forgotten words live in the undo file only
     assert grep(home, MARKER) == ["forget-undo.json"]
     expire_undo(home)

@@ -105,5 +105,24 @@ def scrub_history(path: Path, texts: list[str]) -> int:
     return dropped
 
 
+def drop_titles(memory: Memory, sessions: set[str]) -> int:
+    """Remove from ``sessions.json`` the titles of these sessions once no turn of theirs is left."""
+    path = Path(memory.home) / "sessions.json"
+    try:
+        titles = json.loads(path.read_text("utf-8"))
+    except (FileNotFoundError, UnicodeDecodeError, json.JSONDecodeError):
+        return 0
+    if not isinstance(titles, dict):
+        return 0
+    left = set(memory.store.sessions())
+    gone = [s for s in sessions if s in titles and s not in left]
+    for session in gone:
+        titles.pop(session)
+    if gone:
+        atomic_write_text(path, json.dumps(titles, ensure_ascii=False))
+        os.chmod(path, 0o600)
+    return len(gone)
+
+
 def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()

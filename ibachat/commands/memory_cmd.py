@@ -188,6 +188,7 @@ def forget(obj: dict[str, Any], ids: tuple[int, ...], session, since, until, yes
         buffer = UndoBuffer(mem)
         removed = buffer.forget_turns(sorted(targets))
         forgetting.scrub_history(mem.home / HISTORY_FILE, [t.text for t in removed])
+        forgetting.drop_titles(mem, {t.session_id for t in removed})
         note = ""
         if not no_undo and buffer._items:
             until_at = forgetting.save_undo(mem.home, buffer._items[-1])
