@@ -40,6 +40,12 @@ def test_quoted_forwarded_and_fenced_text_sets_no_preference(text):
     assert PLACEHOLDER in unquoted(text)
 
 
+def test_a_quoted_home_city_or_sign_off_is_not_the_users():
+    found = read("Tom wrote back:\n> I live in Lisbon now\n> Cheers, Tom")
+    assert not {d for d, _ in found} & {"profile.home_city", "text.sign_off"}
+    assert ("profile.home_city", "Lisbon") in read("I live in Lisbon now")
+
+
 def test_the_users_own_lines_around_a_quote_still_count():
     text = "I prefer premium rides myself\n> she said the shared ones are fine\nand I hate shared rides"
     found = read(text)

@@ -283,7 +283,7 @@ def _user_events(
             mentions.append((m, sentence))
     for sentence in said:
         out += numbers(turn, sentence, extractor)
-    out += facts(turn, extractor)
+    out += facts(dataclasses.replace(turn, text=unquoted(turn.text)), extractor)  # casing kept, quotes out
     corrective = bool(CORRECTION.search(text)) or (assistant is not None and bool(DENY.search(text)))
     for m, sentence in mentions:
         if _name_not_wish(m, sentence, turn.text):
