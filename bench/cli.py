@@ -60,11 +60,13 @@ def default_suite_path() -> Path:
     return home() / "bench" / f"suite-seed{DEFAULT_SEED}.jsonl"
 
 
-def _build_suite(path: Path, *, seed: int, personas: int | None = None) -> dict[str, Any]:
+def _build_suite(
+    path: Path, *, seed: int, personas: int | None = None, variant: str = "canonical"
+) -> dict[str, Any]:
     """Generate a suite into ``path`` (the generator writes atomically: a kill leaves no half suite)."""
     from bench.generator import write_suite
 
-    kwargs: dict[str, Any] = {"seed": seed}
+    kwargs: dict[str, Any] = {"seed": seed, "variant": variant}
     if personas is not None:
         kwargs["personas"] = personas
     return write_suite(path, **kwargs)
@@ -202,11 +204,92 @@ def run(
 @click.option(
     "--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("suite.jsonl"), show_default=True
 )
+@click.option(
+    "--variant",
+    type=click.Choice(("canonical", "foreign", "foreign-fresh")),
+    default="canonical",
+    show_default=True,
+    help="foreign: the same tasks with every tool renamed and re-spelt (other words, enums, units), "
+    "past calls too; foreign-fresh: past calls keep the old tools (a user new to these tools).",
+)
+@click.option("--foreign-tools", is_flag=True, help="The same as --variant foreign.")
 @friendly
-def generate(seed: int, personas: int, out: Path) -> None:
+def generate(seed: int, personas: int, out: Path, variant: str, foreign_tools: bool) -> None:
     """Generate a reproducible IBA-Bench-format suite."""
-    result = _build_suite(out, seed=seed, personas=personas)
+    variant = "foreign" if foreign_tools else variant
+    result = _build_suite(out, seed=seed, personas=personas, variant=variant)
     click.echo(json.dumps({"path": str(out), "seed": seed, **result}, default=str))
+
+
+@bench.command()
+@click.option(
+    "--data",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="The PrefEval folder (mcq_options/, explicit_preference/, implicit_preference/).",
+)
+@click.option(
+    "--form",
+    "forms",
+    multiple=True,
+    type=click.Choice(("explicit", "choice", "persona", "all")),
+    help="Preference forms (repeatable; default all).",
+)
+@click.option(
+    "--filler",
+    "fillers",
+    multiple=True,
+    type=click.IntRange(min=0),
+    help="Unrelated turns around the preference (repeatable; default 50).",
+)
+@click.option("--topics", help="Only these topics (comma-separated).")
+@click.option(
+    "--split",
+    type=click.Choice(("all", "tune", "held-out")),
+    default="all",
+    show_default=True,
+    help="The 7 tuning topics, the 3 held out (bench/prefeval.py HELD_OUT), or all.",
+)
+@click.option("--limit-per-topic", type=click.IntRange(min=1), help="At most this many pairs per topic.")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
+@click.option(
+    "--locomo",
+    type=click.Path(exists=True, path_type=Path),
+    help="Also draw filler from LoCoMo sessions (locomo10.zip or .json). Default: small talk only.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("prefeval-suite.jsonl"),
+    show_default=True,
+)
+@friendly
+def prefeval(
+    data: Path,
+    forms: tuple[str, ...],
+    fillers: tuple[int, ...],
+    topics: str | None,
+    split: str,
+    limit_per_topic: int | None,
+    seed: int,
+    locomo: Path | None,
+    out: Path,
+) -> None:
+    """Write PrefEval pairs as an IBA-Bench suite of action tasks (validated); run it with `run --data`."""
+    from bench.prefeval import write_prefeval_suite
+
+    result = write_prefeval_suite(
+        out,
+        folder=data,
+        forms="all" if not forms or "all" in forms else forms,
+        fillers=fillers or (50,),
+        topics=[t.strip() for t in topics.split(",") if t.strip()] if topics else None,
+        split=split,
+        seed=seed,
+        limit_per_topic=limit_per_topic,
+        locomo=locomo,
+    )
+    click.echo(json.dumps({**result, "seed": seed}))
 
 
 @bench.command()
@@ -259,7 +342,10 @@ def report(paths: tuple[Path, ...], as_json: bool, html_file: Path | None, scena
 @bench.command()
 @click.option("--data", required=True, type=click.Path(exists=True, path_type=Path), help="The dataset file.")
 @click.option(
-    "--format", "fmt", type=click.Choice(("locomo", "longmemeval", "jsonl", "iba")), help="Default: detected."
+    "--format",
+    "fmt",
+    type=click.Choice(("locomo", "longmemeval", "jsonl", "iba", "prefeval")),
+    help="Default: detected. prefeval: a PrefEval folder, all forms at 50 filler turns.",
 )
 @click.option(
     "--k", "ks", multiple=True, type=click.IntRange(min=1), help="Cut-offs (repeatable; default 5 and 10)."

@@ -4,7 +4,8 @@ Formats: LoCoMo (the zip of one JSON per conversation, or the single-file ``loco
 list), LongMemEval (a JSON list of items with ``haystack_sessions``), and plain ``jsonl``
 (one case a line: ``{"id", "history": [{"session", "time", "role", "text"}], "query",
 "evidence_indices"}``, optional ``category`` and ``now``; ``time`` may be null), and ``iba``:
-an IBA-Bench suite, each task's prompt a question whose evidence is its checks' evidence turns.
+an IBA-Bench suite, each task's prompt a question whose evidence is its checks' evidence turns;
+and ``prefeval``: a PrefEval folder, built into tasks by ``bench/prefeval.py``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 from memory.errors import BadInput
 from memory.types import ROLES, parse_time
 
-FORMATS = ("locomo", "longmemeval", "jsonl", "iba")
+FORMATS = ("locomo", "longmemeval", "jsonl", "iba", "prefeval")
 LOCOMO_CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 _BASE_TIME = datetime(2000, 1, 1, tzinfo=UTC)
 
@@ -389,6 +390,8 @@ def detect_format(path: Path | str) -> str:
         with open(path, encoding="utf-8") as handle:
             first = handle.readline(1 << 20)
         return "iba" if '"checks"' in first and '"task"' in first else "jsonl"
+    if path.is_dir() and (path / "mcq_options").is_dir():
+        return "prefeval"
     if path.is_dir() or zipfile.is_zipfile(path):
         return "locomo"
     with open(path, encoding="utf-8") as handle:
@@ -405,6 +408,10 @@ def load_dataset(path: Path | str, fmt: str | None = None, *, limit: int | None 
     fmt = fmt or detect_format(path)
     if fmt == "iba":
         return load_iba(path, limit=limit)
+    if fmt == "prefeval":  # a PrefEval folder: all forms at 50 filler turns (bench/prefeval.py)
+        from bench.prefeval import load_prefeval
+
+        return load_prefeval(path, limit=limit)
     if fmt == "locomo":
         return load_locomo(path)
     if fmt == "longmemeval":

@@ -355,8 +355,9 @@ def run_bench(
         cache_dir=str(cache_dir) if cache_dir else None,
         window_tokens=window_tokens,
     )
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    from memory.paths import ensure_private_dir
+
+    out = ensure_private_dir(Path(out_dir))  # 0700, missing parents too, whatever the umask
     path = out / f"{config.label}.jsonl"
     metas, done_rows = read_results(path, repair=resume)
     if (metas or done_rows) and not resume:

@@ -279,13 +279,19 @@ def iter_suite(
         except json.JSONDecodeError as exc:
             yield number, None, [Issue(number, f"not JSON ({exc.msg} at column {exc.colno})")]
             continue
+        except RecursionError:
+            yield number, None, [Issue(number, "JSON nested too deeply to read")]
+            continue
         if not isinstance(task, dict):
             yield number, None, [Issue(number, f"a task must be a JSON object, got {type(task).__name__}")]
             continue
         task_id = task.get("id") if isinstance(task.get("id"), str) else None
-        messages = schema.messages(task)
-        if not messages:
-            messages = _semantic_messages(task)
+        try:
+            messages = schema.messages(task)
+            if not messages:
+                messages = _semantic_messages(task)
+        except RecursionError:
+            messages = ["JSON nested too deeply to check"]
         if task_id is not None:
             if task_id in first_line:
                 messages.append(f"duplicate id {task_id!r} (first on line {first_line[task_id]})")
@@ -388,7 +394,9 @@ def _remember_valid(path: Path, stamp: dict[str, Any]) -> None:
     stamps = _read_stamps()
     stamps[str(path.resolve())] = stamp
     try:
-        _stamps_file().parent.mkdir(parents=True, exist_ok=True)
+        from memory.paths import ensure_private_dir
+
+        ensure_private_dir(_stamps_file().parent)
         atomic_write_text(_stamps_file(), json.dumps(stamps))
     except OSError:
         return  # only a speed-up: the suite is validated again next time

@@ -195,7 +195,8 @@ class Assistant:
         clean, kinds = redact(text)
         user_turn = self._store(session_id, "user", clean)  # saved before any model runs
         now = self.clock()
-        tool = route(clean, [as_task_tool(t) for t in tools_for()])
+        embed = getattr(self.memory, "embed_queries", None)
+        tool = route(clean, [as_task_tool(t) for t in tools_for()], embed=embed if callable(embed) else None)
         t0 = time.perf_counter()
         outcome = self.planner.act(clean, now=now, tools=[tool] if tool else [], stream=on_token)
         self.last_planner_ms = (time.perf_counter() - t0) * 1000

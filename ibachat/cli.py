@@ -78,6 +78,18 @@ def _bench_command() -> click.Command:
 _register()
 
 
+def _undecodable(args: list[str]) -> str | None:
+    """Why an argument is not text (non-UTF-8 bytes arrive as lone surrogates), or None."""
+    for n, arg in enumerate(args, start=1):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            char = ord(arg[exc.start])
+            what = f"byte 0x{char - 0xDC00:02x}" if 0xDC80 <= char <= 0xDCFF else f"U+{char:04X}"
+            return f"argument {n} is not valid UTF-8 ({what} at character {exc.start + 1})"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: domain errors become one line on stderr and a non-zero exit."""
     import os
@@ -87,9 +99,16 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     from ibachat.errors import USER_ERRORS
+    from memory.paths import private_umask
 
+    private_umask()  # files 0600 and folders 0700 whatever umask we were started with
+    args = sys.argv[1:] if argv is None else list(argv)
+    bad = _undecodable(args)
+    if bad:
+        click.echo(f"ibachat: error: {bad}; nothing was done", err=True)
+        return 2
     try:
-        cli.main(args=argv, prog_name="ibachat", standalone_mode=False)
+        cli.main(args=args, prog_name="ibachat", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 130

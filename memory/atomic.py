@@ -21,6 +21,11 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
+def fsync_dir(directory: Path) -> None:
+    """Make a rename or unlink in ``directory`` durable."""
+    _fsync_dir(directory)
+
+
 def atomic_write_bytes(path: Path, data: bytes, *, fsync: bool = True) -> None:
     path = Path(path)
     tmp = path.with_name(f"{path.name}{TMP_MARK}{os.getpid()}")

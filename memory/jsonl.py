@@ -9,7 +9,8 @@ time one second apart. A file is validated whole before anything is written.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -29,21 +30,23 @@ def export_line(turn: Turn) -> str:
 def _history_records(task: dict[str, Any], lineno: int) -> Iterator[dict[str, Any]]:
     history = task.get("history")
     if not isinstance(history, list):
-        raise BadInput(f"line {lineno}: history must be a list of sessions")
+        raise BadInput(f"{lineno}: history must be a list of sessions")
     for s_index, session in enumerate(history):
         if not isinstance(session, dict) or not {"session_id", "time", "turns"} <= session.keys():
-            raise BadInput(f"line {lineno}: history[{s_index}] needs session_id, time and turns")
+            raise BadInput(f"{lineno}: history[{s_index}] needs session_id, time and turns")
         try:
             start = parse_time(session["time"])
         except (TypeError, ValueError):
             raise BadInput(
-                f"line {lineno}: history[{s_index}].time {session['time']!r} is not ISO-8601"
+                f"{lineno}: history[{s_index}].time {session['time']!r} is not an ISO-8601 string"
             ) from None
+        if not isinstance(session["turns"], list):
+            raise BadInput(f"{lineno}: history[{s_index}].turns must be a list")
         for t_index, turn in enumerate(session["turns"]):
             if not isinstance(turn, dict):
-                raise BadInput(f"line {lineno}: history[{s_index}].turns[{t_index}] is not an object")
+                raise BadInput(f"{lineno}: history[{s_index}].turns[{t_index}] is not an object")
             rec = {
-                "session_id": str(session["session_id"]),
+                "session_id": session["session_id"],
                 "role": turn.get("role"),
                 "text": turn.get("text"),
                 "time": (start + timedelta(seconds=t_index)).isoformat(),
@@ -54,15 +57,25 @@ def _history_records(task: dict[str, Any], lineno: int) -> Iterator[dict[str, An
             yield rec
 
 
-def read_import_file(path: Path) -> list[dict[str, Any]]:
-    """Parse and validate every line; raise BadInput naming the first bad line."""
+def read_import_file(
+    path: Path, progress: Callable[[str, int, int], None] | None = None
+) -> list[dict[str, Any]]:
+    """Parse and validate every line; raise BadInput naming the first bad line.
+
+    ``progress("reading", bytes read, file size)`` is called every 1,000 lines.
+    """
     records: list[dict[str, Any]] = []
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below
+        total = os.fstat(handle.fileno()).st_size
     except OSError as exc:
         raise BadInput(f"cannot read {path}: {exc.strerror}") from None
+    done = 0
     with handle:
         for lineno, raw in enumerate(handle, start=1):
+            done += len(raw)
+            if progress and lineno % 1000 == 0:
+                progress("reading", done, total)
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -75,9 +88,14 @@ def read_import_file(path: Path) -> list[dict[str, Any]]:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise BadInput(f"{path}:{lineno}: not valid JSON ({exc.msg}); nothing was imported") from None
+            except RecursionError:
+                raise BadInput(f"{path}:{lineno}: JSON nested too deeply; nothing was imported") from None
             if not isinstance(obj, dict):
                 raise BadInput(f"{path}:{lineno}: expected a JSON object; nothing was imported")
-            candidates = list(_history_records(obj, lineno)) if "history" in obj else [obj]
+            try:
+                candidates = list(_history_records(obj, lineno)) if "history" in obj else [obj]
+            except BadInput as exc:
+                raise BadInput(f"{path}:{exc}; nothing was imported") from None
             for rec in candidates:
                 if "time" not in rec:
                     raise BadInput(f"{path}:{lineno}: missing field: time; nothing was imported")

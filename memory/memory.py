@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memory.atomic import atomic_write_text, clean_temporaries
+from memory.integrity import read_state as _read_state
+from memory.integrity import state_matches as _state_matches
 from memory.lock import WriterLock
 from memory.paths import ensure_private_dir
 from memory.paths import home as default_home
@@ -65,6 +67,7 @@ class Memory:
         readonly: bool = False,
         cache_dir: Path | None = None,
         fsync: bool = True,
+        repair: bool = False,
     ) -> None:
         self.home = Path(home)
         self.readonly = readonly
@@ -74,7 +77,11 @@ class Memory:
             self._lock.acquire()
             clean_temporaries(self.home)  # a killed writer's half-written files
             drop_expired_undo(self.home)
-        self.store = TurnStore(self.home / "turns", readonly=readonly, fsync=fsync)
+        try:
+            self.store = TurnStore(self.home / "turns", readonly=readonly, fsync=fsync, repair=repair)
+        except BaseException:
+            self._lock.release()  # a damaged store refuses a writer: let the next one (repair) in
+            raise
         self._embedder_spec = embedder
         self._embedder: Embedder | None = embedder if not isinstance(embedder, (str, type(None))) else None
         self._cache_dir = Path(cache_dir) if cache_dir else self.home / "cache"
@@ -86,6 +93,7 @@ class Memory:
         self._query_vectors: dict[str, np.ndarray] = {}  # RAM only, see embed_queries
         self.fsync = fsync
         self.last_reconcile: dict[str, int] = {}
+        self.index_damage: list[str] = []  # what the last index load found wrong (and rebuilt)
 
     @classmethod
     def open(
@@ -96,6 +104,7 @@ class Memory:
         readonly: bool = False,
         cache_dir: Path | None = None,
         fsync: bool = True,
+        repair: bool = False,
     ) -> Memory:
         return cls(
             Path(home) if home else default_home(),
@@ -103,6 +112,7 @@ class Memory:
             readonly=readonly,
             cache_dir=cache_dir,
             fsync=fsync,
+            repair=repair,
         )
 
     # ------------------------------------------------------------ components
@@ -164,23 +174,36 @@ class Memory:
 
         vec_path, lex_path, state_path = self._index_paths()
         ndim = self.embedder.ndim
+        state = _read_state(state_path)
+        self.index_damage = self.index_problems(state)  # checked before a file is trusted
+        damaged = {p.split(" ", 1)[0] for p in self.index_damage}
         vectors = lexical = None
         if not rebuild:
             try:
-                vectors = VectorIndex.load(vec_path, ndim)
-                lexical = LexicalIndex.load(lex_path)
-            except CorruptFile:
-                vectors = lexical = None  # derived data: rebuilt from the store below
+                vectors = None if vec_path.name in damaged else VectorIndex.load(vec_path, ndim)
+            except CorruptFile as exc:
+                self.index_damage.append(str(exc))
+            try:
+                lexical = None if lex_path.name in damaged else LexicalIndex.load(lex_path)
+            except CorruptFile as exc:
+                self.index_damage.append(str(exc))
+        # derived data: what is missing or damaged is rebuilt from the store by the reconcile
         self._vectors = vectors if vectors is not None else VectorIndex(ndim)
         self._lexical = lexical if lexical is not None else LexicalIndex()
-        try:
-            state = json.loads(state_path.read_text("utf-8"))
-        except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
-            state = {}
         current = (
-            state.get("token") == self.store.state_token() and state.get("model") == self.embedder.model_id
+            state.get("token") == self.store.state_token()
+            and state.get("model") == self.embedder.model_id
+            and not self.index_damage
         )
         self.last_reconcile = self._reconcile_loaded(progress) if (not current or rebuild) else {}
+
+    def index_problems(self, state: dict[str, Any] | None = None) -> list[str]:
+        """Index files that differ from the sizes and checksums saved in ``index/state.json``."""
+        from memory.integrity import recorded_index_damage
+
+        _, _, state_path = self._index_paths()
+        state = _read_state(state_path) if state is None else state
+        return recorded_index_damage(state_path.parent, state, self.store.state_token())
 
     def reconcile(self, progress: Progress | None = None) -> dict[str, int]:
         """Make both indexes hold exactly the usable turns of the store; returns what changed."""
@@ -244,10 +267,23 @@ class Memory:
             self._write_state()
         return report
 
-    def _write_state(self) -> None:
-        _, _, state_path = self._index_paths()
+    def _write_state(self, *, saving: bool = False) -> None:
+        """Record what the indexes were saved with: the store's token and each file's size and crc32.
+
+        ``saving`` marks a save in progress (no token, no files): a kill before the save ends
+        makes the next open reconcile, rather than take a newer file for a damaged one.
+        """
+        from memory.integrity import file_digest
+
+        vec_path, lex_path, state_path = self._index_paths()
         ensure_private_dir(state_path.parent)
-        state = {"token": self.store.state_token(), "model": self.embedder.model_id, "saved": time.time()}
+        files = {p.name: d for p in (vec_path, lex_path) if not saving and (d := file_digest(p)) is not None}
+        state = {
+            "token": None if saving else self.store.state_token(),
+            "model": self.embedder.model_id,
+            "saved": time.time(),
+            "files": files,
+        }
         atomic_write_text(state_path, json.dumps(state), fsync=self.fsync)
 
     def save_indexes(self) -> None:
@@ -255,6 +291,7 @@ class Memory:
             return
         vec_path, lex_path, _ = self._index_paths()
         ensure_private_dir(vec_path.parent)
+        self._write_state(saving=True)
         self._vectors.save(vec_path)
         self._lexical.save(lex_path)
         self._write_state()
@@ -290,6 +327,14 @@ class Memory:
         if index and turns:
             self._index_turns(turns)
         return turns
+
+    def import_turns(
+        self, records: Iterable[dict[str, Any]], progress: Progress | None = None
+    ) -> dict[str, int]:
+        """Add many turns as one transaction, skipping those already held (:mod:`memory.importer`)."""
+        from memory.importer import import_turns
+
+        return import_turns(self, records, progress)
 
     def _index_turns(self, turns: Sequence[Turn]) -> None:
         vectors, lexical = self._indexes()
@@ -415,6 +460,7 @@ class Memory:
         return rrf_fuse(lists, k=k, c=RRF_C)
 
     def stats(self) -> dict[str, Any]:
+        store_damage = [d["problem"] for d in self.store.check()]
         roles: dict[str, int] = {}
         sources: dict[str, int] = {}
         sessions: set[str] = set()
@@ -430,6 +476,7 @@ class Memory:
             return sum(f.stat().st_size for f in p.rglob("*") if f.is_file()) if p.is_dir() else 0
 
         vec_path, lex_path, state_path = self._index_paths()
+        index_damage = self.index_problems()
         return {
             "home": str(self.home),
             "turns": sum(roles.values()),
@@ -448,9 +495,22 @@ class Memory:
             "index": {
                 "vectors_file": vec_path.exists(),
                 "lexical_file": lex_path.exists(),
-                "in_sync": _state_matches(state_path, self.store.state_token(), self.embedder.model_id),
+                "in_sync": _state_matches(state_path, self.store.state_token(), self.embedder.model_id)
+                and not index_damage,
+                "damage": index_damage,
             },
+            "damage": store_damage + index_damage,
         }
+
+    def repair(self, progress: Progress | None = None) -> list[str]:
+        """Salvage damaged segments, note missing ones, rebuild damaged indexes; what was done."""
+        from memory.repair import repair_store
+
+        lines = repair_store(self.store)
+        self._vectors = self._lexical = None
+        self._load_indexes(progress)
+        lines += [f"index {p}; rebuilt from the turn store" for p in self.index_damage]
+        return lines
 
     def reindex(self, progress: Progress | None = None) -> dict[str, int]:
         """Rebuild both indexes from the store (e.g. after switching embedder)."""
@@ -487,11 +547,3 @@ def drop_expired_undo(home: Path, now: float | None = None) -> bool:
         return False
     path.unlink(missing_ok=True)
     return True
-
-
-def _state_matches(path: Path, token: str, model: str) -> bool:
-    try:
-        state = json.loads(path.read_text("utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
-        return False
-    return state.get("token") == token and state.get("model") == model

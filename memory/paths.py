@@ -30,7 +30,31 @@ def config_file() -> Path:
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create ``path`` (and parents) with mode 0700 for the leaf; tighten it if it exists."""
-    path.mkdir(parents=True, exist_ok=True)
+    """Create ``path`` with mode 0700, and every missing parent too, whatever the umask.
+
+    A folder that already exists keeps its mode, except ``path`` itself, which is tightened
+    to 0700 (it holds the user's data).
+    """
+    path = Path(path)
+    missing = []
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            continue  # made by a concurrent process meanwhile
+        os.chmod(folder, 0o700)  # mkdir's mode is masked by the umask only downwards; be exact
     os.chmod(path, 0o700)
     return path
+
+
+def private_umask() -> int:
+    """Make every file and folder this process creates from now on private (0600/0700).
+
+    Called by the command-line entry point, so that files written by libraries that take the
+    default mode (reports, suites, histories) are the user's alone too. Returns the old umask.
+    """
+    return os.umask(0o077)

@@ -20,6 +20,7 @@ from tinydb.storages import Storage
 
 from memory.atomic import atomic_write_bytes
 from memory.errors import CorruptFile
+from memory.integrity import check_record, turns_crc
 
 TURNS = "turns"
 META = "meta"
@@ -50,15 +51,26 @@ class AtomicJSONStorage(Storage):
             if not raw:
                 return None
             try:
-                self._cache = json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise CorruptFile(
-                    f"segment {self.path.name} is unreadable ({exc}); restore it from a backup"
-                ) from exc
+                data = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+                reason = "unreadable" if raw.rstrip().endswith(b"}") else "truncated"
+                raise CorruptFile(f"segment {self.path.name} is {reason}") from exc
+            problem = _problem(data)
+            if problem:
+                raise CorruptFile(f"segment {self.path.name}: {problem}")
+            self._cache = data
         return self._cache
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
-        payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        # the turns table is serialised once: its crc32 goes into the meta table, checked on read
+        turns = _dumps(data.get(TURNS, {}))
+        meta = dict(data.get(META, {}))
+        meta["1"] = {**meta.get("1", {}), "crc32": turns_crc(turns)}
+        data = {**data, META: meta}
+        parts = [b'"turns":' + turns] + [
+            _dumps(name) + b":" + _dumps(table) for name, table in data.items() if name != TURNS
+        ]
+        payload = b"{" + b",".join(parts) + b"}"
         try:
             atomic_write_bytes(self.path, payload, fsync=self.fsync)
         except BaseException:
@@ -66,6 +78,30 @@ class AtomicJSONStorage(Storage):
             raise
         self._cache = data
         self.bytes_on_disk = len(payload)
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _problem(data: Any) -> str | None:
+    """Why parsed segment data is damaged (bad shape, a bad record, a failed checksum), or None."""
+    if not isinstance(data, dict) or not isinstance(data.get(TURNS, {}), dict):
+        return "not a segment (no turns table)"
+    turns = data.get(TURNS, {})
+    for key, rec in turns.items():
+        if not key.isdigit():
+            return f"turn id {key[:20]!r} is not a number"
+        problem = check_record(key, rec)
+        if problem:
+            return problem
+    meta = data.get(META, {})
+    head = meta.get("1", {}) if isinstance(meta, dict) else {}
+    if not isinstance(head, dict):
+        return "its meta table is damaged"
+    if "crc32" in head and head["crc32"] != turns_crc(_dumps(turns)):
+        return "fails its checksum"
+    return None
 
 
 class Segment:

@@ -21,8 +21,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from memory import integrity, staging
 from memory.atomic import atomic_write_text, clean_temporaries
-from memory.errors import BadInput, NotFound
+from memory.errors import BadInput, CorruptFile, NotFound
 from memory.paths import ensure_private_dir
 from memory.segments import Segment
 from memory.types import ROLES, SOURCES, Turn, parse_time
@@ -31,8 +32,25 @@ SEGMENT_RE = re.compile(r"^seg-(\d{6,})\.json$")
 MANIFEST = "manifest.json"
 
 
+def _kind(value: object) -> str:
+    """How a wrong value is named in an error: its JSON type and a short repr."""
+    names = {type(None): "null", bool: "a boolean", int: "a number", float: "a number", dict: "an object"}
+    name = names.get(type(value), "a list" if isinstance(value, list) else type(value).__name__)
+    text = repr(value)
+    return f"{name} ({text[:40]}{'…' if len(text) > 40 else ''})" if value is not None else name
+
+
 def _epoch(value: str) -> float:
     return parse_time(value).timestamp()
+
+
+def damage_message(damage: list[dict[str, Any]]) -> str:
+    """One line for a person: what is damaged and what to do."""
+    more = f" and {len(damage) - 1} more problem(s)" if len(damage) > 1 else ""
+    return (
+        f"the turn store is damaged ({damage[0]['problem']}{more}); "
+        "`ibachat memory repair` salvages every readable turn and says what was lost"
+    )
 
 
 class TurnStore:
@@ -44,31 +62,45 @@ class TurnStore:
         fsync: bool = True,
         max_turns: int = 512,
         max_bytes: int = 1_000_000,
+        repair: bool = False,
     ) -> None:
         self.folder = Path(folder)
         self.readonly = readonly
         self.fsync = fsync
         self.max_turns = max_turns
         self.max_bytes = max_bytes
+        self.rolled_back: list[str] = []  # segments of an import a kill cut short, removed on open
         if not readonly:
             ensure_private_dir(self.folder)
             clean_temporaries(self.folder)
+            self.rolled_back = staging.roll_back(self.folder, fsync=fsync)
         self._segments: list[Segment] = []
         self._numbers: list[int] = []
         self._first_ids: list[int | None] = []
         self._manifest: dict[str, dict[str, Any]] = {}
         self._manifest_dirty = False
         self._wrote = False  # a store only read from leaves the manifest as it found it
+        self.damage: list[dict[str, Any]] = []  # damaged or missing segments, left out of every read
         self._scan()
+        if self.damage and not readonly and not repair:
+            raise CorruptFile(damage_message(self.damage))
 
     # ------------------------------------------------------------------ layout
     def _scan(self) -> None:
+        # a reader never sees an uncommitted import: the journal is read before and after the
+        # listing, and the folder listed again when an import committed in between
+        for _ in range(5):
+            before = staging.pending_segments(self.folder)
+            entries = list(self.folder.iterdir()) if self.folder.is_dir() else []
+            after = staging.pending_segments(self.folder)
+            if before == after:
+                break
+        staged = set(before) | set(after)
         numbered = []
-        if self.folder.is_dir():
-            for entry in self.folder.iterdir():
-                m = SEGMENT_RE.match(entry.name)
-                if m:
-                    numbered.append((int(m.group(1)), entry))
+        for entry in entries:
+            m = SEGMENT_RE.match(entry.name)
+            if m and entry.name not in staged:
+                numbered.append((int(m.group(1)), entry))
         numbered.sort()
         self._numbers = [n for n, _ in numbered]
         self._segments = [Segment(p, fsync=self.fsync) for _, p in numbered]
@@ -76,7 +108,50 @@ class TurnStore:
             self._manifest = json.loads((self.folder / MANIFEST).read_text("utf-8"))
         except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
             self._manifest = {}
+        if not isinstance(self._manifest, dict):
+            self._manifest = {}
+        self.damage = []
+        self._exclude_damaged(full=False)
         self._first_ids = [self._stats(i)["first_id"] for i in range(len(self._segments))]
+        # a segment the manifest knew, or a gap in the numbering, is a segment that was lost
+        lost = set(integrity.read_lost(self.folder))
+        known = {int(m.group(1)) for name in self._manifest if (m := SEGMENT_RE.match(name))}
+        present = set(self._numbers) | {int(d["segment"][4:-5]) for d in self.damage}
+        expected = known | set(range(max(present | known) + 1 if present | known else 0))
+        for number in sorted(expected - present):
+            name = f"seg-{number:06d}.json"
+            if name not in lost and name not in staged:
+                info = self._manifest.get(name, {})
+                self.damage.append(
+                    {
+                        "segment": name,
+                        "kind": "missing",
+                        "problem": f"segment {name} is missing",
+                        **{k: info.get(k) for k in ("count", "first_id", "last_id")},
+                    }
+                )
+
+    def _exclude_damaged(self, *, full: bool) -> None:
+        """Leave out segments that cannot be read (all are read when ``full``), noting why."""
+        keep = []
+        for i, seg in enumerate(self._segments):
+            try:
+                if full:
+                    seg.records()
+                self._stats(i)
+            except CorruptFile as exc:
+                self.damage.append({"segment": seg.name, "kind": "damaged", "problem": str(exc)})
+                continue
+            keep.append(i)
+        self._segments = [self._segments[i] for i in keep]
+        self._numbers = [self._numbers[i] for i in keep]
+        self._first_ids = [self._first_ids[i] for i in keep] if len(self._first_ids) == len(keep) else []
+
+    def check(self) -> list[dict[str, Any]]:
+        """Read every segment (checksums, records): the damage found, on open or now."""
+        self._exclude_damaged(full=True)
+        self._first_ids = [self._stats(i)["first_id"] for i in range(len(self._segments))]
+        return self.damage
 
     def _stats(self, index: int) -> dict[str, Any]:
         """Stats of one segment from the manifest, recomputed when missing or stale."""
@@ -142,23 +217,35 @@ class TurnStore:
 
     # ------------------------------------------------------------------ writes
     def next_id(self) -> int:
+        # ids of segments found lost are never handed out again
+        floor = max([int(v.get("last_id") or 0) for v in integrity.read_lost(self.folder).values()] + [0])
         for seg in reversed(self._segments):
             hw = seg.high_water()
             if hw:
-                return hw + 1
-        return 1
+                return max(hw, floor) + 1
+        return floor + 1
 
     @staticmethod
     def normalise(rec: dict[str, Any]) -> dict[str, Any]:
-        """Validate one incoming record; raise BadInput with a one-line reason."""
+        """Validate one incoming record; raise BadInput with a one-line reason.
+
+        ``session_id`` is a non-empty string (an integer is taken as its digits); ``time`` an
+        ISO-8601 string; ``flags`` a list of strings, and a single string is read as a one-flag
+        list. Text that cannot be written as UTF-8 (a lone surrogate) is refused.
+        """
         missing = [k for k in ("session_id", "role", "text") if k not in rec]
         if missing:
             raise BadInput(f"missing field(s): {', '.join(missing)}")
+        session = rec["session_id"]
+        if isinstance(session, int) and not isinstance(session, bool):
+            session = str(session)
+        if not isinstance(session, str) or not session.strip():
+            raise BadInput(f"session_id must be a non-empty string, not {_kind(session)}")
         role = rec["role"]
         if role not in ROLES:
             raise BadInput(f"role must be one of {', '.join(ROLES)}, not {role!r}")
         if not isinstance(rec["text"], str):
-            raise BadInput("text must be a string")
+            raise BadInput(f"text must be a string, not {_kind(rec['text'])}")
         source = rec.get("source") or "chat"
         if source not in SOURCES:
             raise BadInput(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
@@ -166,12 +253,12 @@ class TurnStore:
         try:
             when = parse_time(raw_time) if raw_time is not None else datetime.now().astimezone()
         except (TypeError, ValueError) as exc:
-            raise BadInput(f"time {raw_time!r} is not ISO-8601") from exc
+            raise BadInput(f"time {raw_time!r} is not an ISO-8601 string") from exc
         tool_call = rec.get("tool_call")
         if tool_call is not None and not (isinstance(tool_call, dict) and "name" in tool_call):
             raise BadInput("tool_call must be an object with a name")
         out: dict[str, Any] = {
-            "session_id": str(rec["session_id"]),
+            "session_id": session,
             "role": role,
             "text": rec["text"],
             "time": when.isoformat(),
@@ -179,8 +266,22 @@ class TurnStore:
         }
         if tool_call is not None:
             out["tool_call"] = tool_call
-        if rec.get("flags"):
-            out["flags"] = list(rec["flags"])
+        flags = rec.get("flags")
+        if isinstance(flags, str):
+            flags = [flags]
+        if flags is not None and not (
+            isinstance(flags, list) and all(isinstance(f, str) and f.strip() for f in flags)
+        ):
+            raise BadInput(f"flags must be a list of strings, not {_kind(flags)}")
+        if flags:
+            out["flags"] = sorted(set(flags))
+        try:
+            json.dumps(out, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else "?"
+            raise BadInput(f"holds {bad!r}, a lone surrogate that is not valid Unicode") from None
+        except (TypeError, ValueError) as exc:
+            raise BadInput(f"holds a value JSON cannot store ({exc})") from None
         return out
 
     def add(self, records: Iterable[dict[str, Any]]) -> list[Turn]:
@@ -208,8 +309,44 @@ class TurnStore:
             index = len(self._segments) - 1
             if self._first_ids[index] is None:
                 self._first_ids[index] = int(batch[0]["id"])
+                # the manifest names a segment from its first write on, so losing it is noticed
+                self._manifest.setdefault(seg.name, {"created": True})
+                self._manifest_dirty = True
+                self._save_manifest()
             turns.extend(Turn.from_record(r) for r in batch)
         return turns
+
+    def add_atomic(
+        self, records: Iterable[dict[str, Any]], progress: staging.Progress | None = None
+    ) -> list[Turn]:
+        """Append many turns as one transaction (see :mod:`memory.staging`): all or none survive a kill.
+
+        The turns go into new segments after the newest one, so the cost is that of writing
+        them, whatever the size of the store.
+        """
+        if self.readonly:
+            raise BadInput("the store is open read-only")
+        self._wrote = True
+        clean = [self.normalise(r) for r in records]
+        if not clean:
+            return []
+        first_id = self.next_id()
+        number = (self._numbers[-1] + 1) if self._numbers else 0
+        chunks = staging.chunk(clean, self.max_turns, self.max_bytes)
+        new = staging.stage_and_commit(
+            self.folder, number, first_id, chunks, fsync=self.fsync, progress=progress
+        )
+        sealed = len(self._segments)
+        for i, seg in enumerate(new):
+            self._segments.append(seg)
+            self._numbers.append(number + i)
+            self._first_ids.append(min(seg.records()))
+        for index in range(max(0, sealed - 1), len(self._segments)):
+            self._stats(index)
+        self._save_manifest()
+        return [
+            Turn.from_record({**rec, "id": turn_id}) for seg in new for turn_id, rec in seg.records().items()
+        ]
 
     def delete(self, ids: Iterable[int]) -> list[Turn]:
         """Remove turns; returns the turns removed (unknown ids are ignored)."""

@@ -18,6 +18,8 @@ def parse_time(value: str | datetime) -> datetime:
     """Parse ISO-8601 (a trailing ``Z`` allowed); a naive time is taken as UTC."""
     if isinstance(value, datetime):
         dt = value
+    elif not isinstance(value, str):
+        raise TypeError(f"a time must be an ISO-8601 string, not {type(value).__name__}")
     else:
         text = value.strip()
         if text.endswith(("Z", "z")):

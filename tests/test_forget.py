@@ -50,7 +50,7 @@ def chat_history(home: Path) -> dict[str, int]:
     with Memory.open(home, embedder="hash") as mem:
         bot = Assistant(mem, ScriptedLLM(["Noted.", FLIGHT]), clock=lambda: clock[0])
         trip = bot.new_session("trip")
-        said = bot.respond(trip, f"Please never put me in a middle seat again, the {MARKER} trip was awful")
+        said = bot.respond(trip, f"I hate middle seats, the {MARKER} trip was awful")
         clock[0] = DAY1 + timedelta(days=1)
         later = bot.new_session("plan")
         booked = bot.respond(later, "Book a flight from Berlin to Lisbon on 2026-12-12")

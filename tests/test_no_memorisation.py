@@ -1,15 +1,21 @@
 """The planner must not memorise the benchmark: it never imports the generator, and no phrase of the
-generator's text (six words in a row) appears in the planner's own patterns and word lists."""
+generator's text, nor of the PrefEval files when they are at ../shared/data (six words in a row),
+appears in the planner's own patterns and word lists."""
 
 from __future__ import annotations
 
 import ast
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+PREFEVAL = ROOT.parent / "shared" / "data" / "prefeval-dev"
 N = 6
 # Sequences that any English code shares (counting, days, months) are not phrasing.
 COMMON = set(
@@ -38,15 +44,42 @@ def _grams(texts: list[str]) -> set[tuple[str, ...]]:
     return grams
 
 
+def _shared_with(grams: set[tuple[str, ...]]) -> dict[str, list[str]]:
+    """Per module of ``ibachat/``, the first few of its six-word phrases that are in ``grams``."""
+    shared = {}
+    for path in sorted((ROOT / "ibachat").rglob("*.py")):
+        common = _grams(_strings(path)) & grams
+        if common:
+            shared[str(path.relative_to(ROOT))] = sorted(" ".join(g) for g in common)[:5]
+    return shared
+
+
 def test_no_generator_phrase_appears_in_the_planner():
     generator = _grams([s for p in (ROOT / "bench" / "generator").glob("*.py") for s in _strings(p)])
     assert len(generator) > 1000  # the generator really has text to compare against
-    shared = {}
-    for path in sorted((ROOT / "ibachat").rglob("*.py")):
-        common = _grams(_strings(path)) & generator
-        if common:
-            shared[str(path.relative_to(ROOT))] = sorted(" ".join(g) for g in common)[:5]
+    shared = _shared_with(generator)
     assert not shared, f"planner text copied from the benchmark generator: {shared}"
+
+
+def _json_strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _json_strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _json_strings(v)]
+    return []
+
+
+@pytest.mark.skipif(not PREFEVAL.is_dir(), reason="the PrefEval files are not at ../shared/data/prefeval-dev")
+def test_no_prefeval_phrase_appears_in_the_planner():
+    texts = [
+        s for p in sorted(PREFEVAL.rglob("*.json")) for s in _json_strings(json.loads(p.read_text("utf-8")))
+    ]
+    prefeval = _grams(texts)
+    assert len(prefeval) > 10000  # the files really have text to compare against
+    shared = _shared_with(prefeval)
+    assert not shared, f"planner text copied from PrefEval: {shared}"
 
 
 def test_the_planner_never_imports_the_generator():

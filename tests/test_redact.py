@@ -149,8 +149,8 @@ def test_no_raw_secret_reaches_a_file_from_chat_an_import_or_a_pasted_block(_iba
         reply = bot.respond(bot.new_session("paste"), paste)
         assert len(reply.redactions) >= 5
     rows = [
-        {"session_id": "imported", "role": "user", "text": said, "time": "2026-01-02T10:00:00Z"}
-        for said, _ in CASES
+        {"session_id": "imported", "role": "user", "text": said, "time": f"2026-01-02T10:{i:02d}:00Z"}
+        for i, (said, _) in enumerate(CASES)
     ]
     src = tmp_path / "import.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.generator.assemble import feasible, persona_tasks
+from bench.generator.foreign import VARIANTS, foreign_task
 from bench.generator.personas import Persona, make_personas, persona_distinctness
 from bench.generator.scenarios import SCENARIOS
 from memory.atomic import commit_temp, temp_path_for
@@ -42,15 +43,24 @@ def allocate(seed: int, people: list[Persona], target: int) -> dict[str, list[st
 
 
 def generate_suite(
-    seed: int = 0, personas: int = 400, *, target_tasks: int = 7000, stats: dict | None = None
+    seed: int = 0,
+    personas: int = 400,
+    *,
+    target_tasks: int = 7000,
+    stats: dict | None = None,
+    variant: str = "canonical",
 ) -> Iterator[dict[str, Any]]:
     """Yield the suite's tasks, persona by persona.
 
     ``stats`` (if given) receives ``dropped`` (tasks a no-memory agent would pass, left out) and
-    ``personas`` (their behavioural distinctness).
+    ``personas`` (their behavioural distinctness). ``variant="foreign"`` yields the same tasks with
+    every tool rewritten (bench.generator.foreign); ``"foreign-fresh"`` also keeps the histories'
+    past calls on the canonical tools.
     """
     if personas < 1 or target_tasks < 1:
         raise BadInput(f"personas and target_tasks must be positive, got {personas} and {target_tasks}")
+    if variant not in VARIANTS:
+        raise BadInput(f"unknown suite variant {variant!r}: use one of {', '.join(VARIANTS)}")
     people = make_personas(seed, personas)
     if stats is not None:
         stats["personas"] = persona_distinctness(people)
@@ -61,6 +71,8 @@ def generate_suite(
         dropped += lost
         if stats is not None:
             stats["dropped"] = dropped
+        if variant != "canonical":
+            tasks = [foreign_task(t, past_calls=variant == "foreign") for t in tasks]
         yield from tasks
 
 
@@ -69,7 +81,12 @@ def dumps(task: dict[str, Any]) -> str:
 
 
 def write_suite(
-    path: Path | str, seed: int = 0, personas: int = 400, *, target_tasks: int = 7000
+    path: Path | str,
+    seed: int = 0,
+    personas: int = 400,
+    *,
+    target_tasks: int = 7000,
+    variant: str = "canonical",
 ) -> dict[str, Any]:
     """Write the suite as JSONL (atomically); returns its statistics."""
     path = Path(path)
@@ -79,7 +96,9 @@ def write_suite(
     tasks: list[dict[str, Any]] = []
     try:
         with open(tmp, "w", encoding="utf-8") as handle:
-            for task in generate_suite(seed, personas, target_tasks=target_tasks, stats=info):
+            for task in generate_suite(
+                seed, personas, target_tasks=target_tasks, stats=info, variant=variant
+            ):
                 handle.write(dumps(task) + "\n")
                 task["history"] = None  # keep memory small: stats need meta only
                 tasks.append(task)
@@ -91,6 +110,7 @@ def write_suite(
     stats["dropped_by_memory_filter"] = info.get("dropped", 0)
     stats["personas"] = info.get("personas", {})
     stats["bytes"] = path.stat().st_size
+    stats["variant"] = variant
     return stats
 
 

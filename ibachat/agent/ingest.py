@@ -91,6 +91,8 @@ def replaces(new: PreferenceEvent, old: PreferenceEvent) -> bool:
     if old.valid_from >= new.valid_from or old.dimension != new.dimension or old.superseded_by or old.pinned:
         return False
     same = old.value == new.value
+    if new.dimension.split(".")[0] == "open":
+        return same and old.polarity != new.polarity  # open phrases are many things, not one attribute
     if old.kind == "chose":
         if new.kind not in STRONG:
             return False  # a statement outweighs a habit when resolving; only an update retires it

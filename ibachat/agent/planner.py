@@ -210,6 +210,7 @@ class Planner:
             evidence=evidence,
             counters=counters,
             mode=self._label(),
+            embed=self._embedding(),
         )
         if self.refine and self.llm is not None:
             extra = self._refine(plan, evidence, tool, counters)
@@ -224,8 +225,14 @@ class Planner:
                     evidence=evidence,
                     counters=counters,
                     mode=self._label(),
+                    embed=self._embedding(),
                 )
         return plan
+
+    def _embedding(self) -> Callable[[list[str]], Any] | None:
+        """Texts -> vectors with the memory's embedder (its cache included), for grounding by meaning."""
+        embed = getattr(self.memory, "embed_queries", None)
+        return embed if callable(embed) else None
 
     def _ledger_events(self, tool: dict[str, Any] | None, now: datetime) -> list[PreferenceEvent]:
         ledger = getattr(self.memory, "ledger", None)
@@ -234,8 +241,8 @@ class Planner:
         names = {p.name for p in params(tool)} if tool else set()
         out = []
         for e in ledger.all():
-            if e.valid_from > now:
-                continue
+            if e.valid_from > now or e.dimension.split(".")[0] == "open":
+                continue  # open phrases come from the evidence retrieved for this task
             head, _, tail = e.dimension.partition(".")
             if (
                 not tool

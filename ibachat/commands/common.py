@@ -48,6 +48,10 @@ def open_memory(obj: dict[str, Any], *, readonly: bool = False) -> Iterator[Memo
 
     cfg = obj["config"]
     mem = Memory.open(embedder=cfg.embedder, readonly=readonly)
+    if mem.store.damage:
+        from memory.store import damage_message
+
+        err_console().print(f"warning: {damage_message(mem.store.damage)}", soft_wrap=True, markup=False)
     try:
         yield mem
     finally:

@@ -26,6 +26,7 @@ def _checks(cfg: Any) -> list[dict[str, Any]]:
             "detail": f"{h} ({'exists' if h.exists() else 'created on first use'})",
         }
     )
+    rows.append(_store_check(h))
     emb = describe_embedder(cfg.embedder)
     rows.append(
         {
@@ -75,6 +76,31 @@ def _checks(cfg: Any) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _store_check(h: Any) -> dict[str, Any]:
+    """Every segment read and checked, every index file against its saved size and checksum."""
+    from memory.errors import CorruptFile
+    from memory.integrity import read_state, recorded_index_damage
+    from memory.store import TurnStore
+
+    if not (h / "turns").is_dir():
+        return {"check": "memory integrity", "ok": True, "detail": "no turns stored yet"}
+    try:
+        store = TurnStore(h / "turns", readonly=True)
+        problems = [d["problem"] for d in store.check()]
+        state = read_state(h / "index" / "state.json")
+        index = recorded_index_damage(h / "index", state, store.state_token())
+    except (OSError, CorruptFile) as exc:
+        return {"check": "memory integrity", "ok": False, "detail": f"cannot check: {exc}"}
+    detail = "; ".join(problems + [f"index {p} (rebuilt from the turns on next use)" for p in index])
+    if problems:
+        detail += "; run `ibachat memory repair`"
+    return {
+        "check": "memory integrity",
+        "ok": not problems,
+        "detail": detail or f"{len(store):,} turns in {len(store._segments)} segment(s) check out",
+    }
 
 
 @click.command()

@@ -103,6 +103,8 @@ def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) ->
             with progress_bar("updating indexes") as update:
                 mem._indexes(update)
         hits = mem.search(query, k, mode=mode)
+        for problem in mem.index_damage:
+            err_console().print(f"index {problem}: rebuilt from the turn store", soft_wrap=True, markup=False)
         turns = {t.id: t for t in mem.get_many([h.id for h in hits])}
         if as_json:
             rows = [
@@ -222,21 +224,28 @@ def export_(obj: dict[str, Any], out: Path | None) -> None:
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.pass_obj
 def import_(obj: dict[str, Any], path: Path) -> None:
-    """Import turns from JSON Lines (or IBA-Bench task files); all or nothing."""
+    """Import turns from JSON Lines (or IBA-Bench task files): all or nothing, secrets redacted.
+
+    Turns the store already holds (same session, role, time and text) are skipped, so a file
+    can be imported again, e.g. after an interrupted run, which resumes from its embeddings.
+    """
     from ibachat.redact import redact
     from memory.jsonl import read_import_file
 
-    records = [
-        {**r, "text": redact(r["text"])[0]} if isinstance(r.get("text"), str) else r
-        for r in read_import_file(path)
-    ]
-    with open_memory(obj) as mem:
-        with progress_bar("importing") as update:
-            step = 512
-            for start in range(0, len(records), step):
-                mem.add_turns(records[start : start + step])
-                update("embedding", min(start + step, len(records)), len(records))
-        err_console().print(f"imported {len(records)} turn(s) from {path}")
+    kinds: set[str] = set()
+    with progress_bar("importing") as update:
+        records = read_import_file(path, update)
+        for rec in records:
+            rec["text"], found = redact(rec["text"])
+            kinds.update(found)
+        with open_memory(obj) as mem:
+            result = mem.import_turns(records, update)
+    if result["cached"] and result["imported"]:
+        err_console().print(f"resumed: {result['cached']:,} turn(s) were already embedded")
+    if kinds:
+        err_console().print(f"redacted before storing: {', '.join(sorted(kinds))}")
+    skipped = f", skipped {result['skipped']:,} already remembered" if result["skipped"] else ""
+    err_console().print(f"imported {result['imported']:,} turn(s) from {path}{skipped}")
 
 
 @memory.command()
@@ -250,6 +259,7 @@ def stats(obj: dict[str, Any], as_json: bool) -> None:
         click.echo(json.dumps(info, indent=2))
         return
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(show_header=False, box=None)
     table.add_row("home", info["home"])
@@ -259,8 +269,40 @@ def stats(obj: dict[str, Any], as_json: bool) -> None:
     table.add_row("never use", str(info["never_use"]))
     table.add_row("embedder", f"{info['embedder']} ({info['ndim']}-d)")
     table.add_row("disk", ", ".join(f"{k} {v / 1e6:.1f} MB" for k, v in info["bytes"].items()))
-    table.add_row("indexes", "in sync" if info["index"]["in_sync"] else "will be reconciled on next use")
+    if info["index"]["damage"]:
+        indexes = "damaged (" + "; ".join(info["index"]["damage"]) + "): rebuilt from the turns on next use"
+    else:
+        indexes = "in sync" if info["index"]["in_sync"] else "will be reconciled on next use"
+    table.add_row("indexes", Text(indexes))
+    store_damage = [d for d in info["damage"] if d not in info["index"]["damage"]]
+    table.add_row(
+        "integrity",
+        Text(
+            "; ".join(store_damage) + " (run `ibachat memory repair`)" if store_damage else "no damage found"
+        ),
+    )
     out_console().print(table)
+    if store_damage:
+        raise click.exceptions.Exit(1)
+
+
+@memory.command()
+@click.pass_obj
+def repair(obj: dict[str, Any]) -> None:
+    """Check every file; salvage every readable turn of a damaged segment, rebuild damaged indexes."""
+    from rich.text import Text
+
+    from memory.memory import Memory
+
+    with (
+        Memory.open(embedder=obj["config"].embedder, repair=True) as mem,
+        progress_bar("repairing") as update,
+    ):
+        lines = mem.repair(update)
+    for line in lines:
+        err_console().print(Text(line), soft_wrap=True)
+    if not lines:
+        err_console().print("nothing to repair: every segment and index checks out")
 
 
 @memory.command()

@@ -24,7 +24,8 @@ def turns(*specs, start: datetime = T, session: str = "s1") -> list[Turn]:
 
 
 def events(*specs, **kw):
-    return extract_events(turns(*specs), **kw)
+    """The lexicon's events (open-text events have tests of their own, in test_open_prefs.py)."""
+    return [e for e in extract_events(turns(*specs), **kw) if not e.dimension.startswith("open")]
 
 
 def find(evs, dimension, value=None, kind=None):
@@ -146,7 +147,11 @@ def test_rejection_reads_the_previous_assistant_turn(specs):
 
 def test_rejection_found_through_memory_context():
     history = turns(("assistant", "Want the aisle seat again?"), ("user", "No thanks."))
-    evs = extract_events(history[1:], context=lambda t: history[:1])
+    evs = [
+        e
+        for e in extract_events(history[1:], context=lambda t: history[:1])
+        if not e.dimension.startswith("open")
+    ]
     assert find(evs, "travel.seat", "aisle", "rejected")
 
 

@@ -193,7 +193,7 @@ def test_ingestion_is_incremental_and_supersedes(tmp_path):
     grown = (tmp_path / "mem" / "ledger" / "events.jsonl").read_text().splitlines()
     assert grown[: len(lines)] == lines  # appended, never rewritten
     meat = [e for e in after if e.dimension == "food.diet" and e.value == "meat"]
-    veg = next(e for e in added if e.value == "vegetarian")
+    veg = next(e for e in added if e.value == "vegetarian" and e.dimension == "food.diet")
     assert meat and all(e.superseded_by == veg.id for e in meat)
     memory.close()
 
@@ -204,7 +204,7 @@ def test_rejection_across_a_batch_boundary_uses_memory_context(tmp_path):
     memory = _memory(tmp_path)
     ingest(memory, [_rec("s", "assistant", "Shall I book the aisle seat again?", 1)])
     ingest(memory, [_rec("s", "user", "No thanks.", 1.001)])
-    (rej,) = [e for e in memory.ledger.all() if e.kind == "rejected"]
+    (rej,) = [e for e in memory.ledger.all() if e.kind == "rejected" and e.dimension != "open"]
     assert rej.value == "aisle" and len(rej.evidence) == 2
     memory.close()
 
@@ -214,10 +214,13 @@ def test_forgetting_a_turn_removes_its_events_and_catch_up_fills_gaps(tmp_path):
 
     memory = _memory(tmp_path)
     (turn,) = ingest(memory, [_rec("s", "user", "I love window seats on flights.", 1)])
-    assert len(memory.ledger) == 1
+    assert {e.dimension for e in memory.ledger.all()} == {"travel.seat", "open"}
     memory.forget([turn.id])
     assert len(memory.ledger) == 0
     memory.add_turns([_rec("s", "user", "I can't stand layovers.", 2)])  # stored without extraction
     assert catch_up(memory) == 1 and catch_up(memory) == 0
-    assert [e.value for e in memory.ledger.all() if e.polarity < 0] == ["connecting"]
+    assert [e.value for e in memory.ledger.all() if e.polarity < 0 and e.dimension != "open"] == [
+        "connecting"
+    ]
+    assert [e.value for e in memory.ledger.all() if e.dimension == "open"] == ["layovers"]
     memory.close()

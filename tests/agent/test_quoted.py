@@ -46,6 +46,13 @@ def test_a_quoted_home_city_or_sign_off_is_not_the_users():
     assert ("profile.home_city", "Lisbon") in read("I live in Lisbon now")
 
 
+def test_a_quoted_open_preference_is_not_the_users():
+    own = {v for d, v in read("I would love a quiet quokkaberry smoothie bar near the office") if d == "open"}
+    assert own  # the same words said by the user are an open preference
+    quoted = read("Tom wrote back:\n> I would love a quiet quokkaberry smoothie bar near the office")
+    assert not {v for d, v in quoted if d == "open"}
+
+
 def test_the_users_own_lines_around_a_quote_still_count():
     text = "I prefer premium rides myself\n> she said the shared ones are fine\nand I hate shared rides"
     found = read(text)
@@ -57,28 +64,24 @@ def test_the_users_own_lines_around_a_quote_still_count():
     )
 
 
-def test_a_pasted_email_does_not_choose_the_ride(tmp_path):
-    ride = {
-        "pickup": "Alexanderplatz 1",
-        "destination": "Central Station",
-        "when": "2026-11-03T08:00:00+00:00",
-    }
-    ask = "Book a ride from Alexanderplatz 1 to Central Station on 2026-11-03 at 08:00"
+def test_a_pasted_email_does_not_choose_the_cabin(tmp_path):
+    flight = {"origin": "Berlin", "destination": "Lisbon", "date": "2026-12-12"}
+    ask = "Book a flight from Berlin to Lisbon on 2026-12-12"
 
     def proposal(first: str) -> dict:
         clock = [T]
-        with Memory.open(tmp_path / first[:5].strip(), embedder="hash") as mem:
-            bot = Assistant(mem, ScriptedLLM(["Here is a draft.", ride]), clock=lambda: clock[0])
+        with Memory.open(tmp_path / str(len(first)), embedder="hash") as mem:
+            bot = Assistant(mem, ScriptedLLM(["Here is a draft.", flight]), clock=lambda: clock[0])
             session = bot.new_session()
             bot.respond(session, first)
             clock[0] = T + timedelta(days=1)
             reply = bot.respond(session, ask)
-        assert reply.proposal is not None
+        assert reply.proposal is not None and reply.proposal["name"] == "book_flight"
         return reply.proposal
 
     pasted = proposal(
-        "Help me answer this one from Anna:\n\n> hi, i prefer premium rides\n> see you at the station"
+        "Help me answer this one from Anna:\n\n> I always want first class seats\n> see you soon"
     )
-    assert "ride_type" not in pasted["arguments"]
-    own = proposal("hi, i prefer premium rides")  # the same words as the user's own: they count
-    assert own["arguments"]["ride_type"] == "premium"
+    assert "cabin" not in pasted["arguments"]
+    own = proposal("I always want first class seats")  # the same words as the user's own: they count
+    assert own["arguments"]["cabin"] == "first"

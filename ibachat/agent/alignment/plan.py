@@ -14,6 +14,9 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ibachat.agent.alignment.grounding import Embed
+from ibachat.agent.alignment.open_plan import ground_tool, text_notes
+from ibachat.agent.alignment.quantity_plan import ground_numbers
 from ibachat.agent.alignment.resolve import Decision, Domain, Resolution, resolve
 from ibachat.agent.alignment.schema_map import EXACT, NUMERIC_DIMS, Param, bindings, map_event, params
 from ibachat.agent.alignment.usual import apply_usual
@@ -296,6 +299,26 @@ def _applied(
     return out
 
 
+def _open_applied(
+    events: list[PreferenceEvent], now: datetime, superseded: set[str]
+) -> list[AppliedPreference]:
+    """Preferences kept in the user's own words, as the plan shows them."""
+    out = []
+    for e in events:
+        if e.dimension != "open" or e.valid_from > now:
+            continue
+        expired = e.valid_until is not None and now >= e.valid_until
+        status = "superseded" if e.id in superseded else "expired" if expired else "active"
+        out.append(
+            AppliedPreference(
+                e.id, "open", e.dimension, e.value, e.polarity, e.kind, status, e.reason, list(e.evidence),
+                e.speaker, e.valid_from.isoformat(), e.valid_until.isoformat() if e.valid_until else None,
+                e.scope, e.confidence, e.subject, e.extractor,
+            )
+        )  # fmt: skip
+    return out
+
+
 def _content(d: Decision) -> dict[str, Any]:
     """What free-text arguments must respect on one attribute (checked at execution)."""
     attr = BY_DIMENSION[d.key]
@@ -333,8 +356,12 @@ def build_plan(
     evidence: Evidence | None = None,
     counters: PlannerCounters | None = None,
     mode: str = "iba",
+    embed: Embed | None = None,
 ) -> AlignmentPlan:
-    """Resolve ``events`` as of ``now`` and write the plan for ``task`` (a tool call or text)."""
+    """Resolve ``events`` as of ``now`` and write the plan for ``task`` (a tool call or text).
+
+    ``embed`` (texts -> vectors) turns on the open-world layer: preferences in the user's own
+    words grounded into any tool by meaning (``open_plan.py``)."""
     plan = AlignmentPlan(
         task, now, mode, tool.get("name") if tool else None, counters=counters or PlannerCounters()
     )
@@ -346,15 +373,21 @@ def build_plan(
         apply_usual(plan, tool, res)
         content, _ = lexicon_resolution(events, now, superseded, set(BY_DIMENSION))
         plan.content = {k: _content(d) for k, d in content.decisions.items() if d.chosen or d.avoid}
+        live = [e for e in events if e.id not in superseded]
+        if embed is not None:
+            ground_tool(plan, tool, live, now, embed, task)
+        ground_numbers(plan, tool, live, now, embed, task)
     else:
         res, origin = _text_resolution(task, events, now, superseded)
         plan.text = _text_directives(res)
+        plan.text.notes += text_notes([e for e in events if e.id not in superseded], now, embed, task)
     plan.preferences = _applied(res, origin, originals)
     plan.conflicts = [
         c.to_dict()
         | {"kept": [origin.get(i, i) for i in c.kept], "overridden": [origin.get(i, i) for i in c.overridden]}
         for c in res.conflicts
     ]
+    plan.preferences += _open_applied(events, now, superseded)
     plan.clarifications = [d.question for d in res.decisions.values() if d.question]
     plan.evidence = evidence_uses(evidence, events)
     return plan

@@ -160,7 +160,7 @@ def _build() -> dict[str, Tool]:
             "create_event",
             "work",
             ("schedule_meeting", "focus_block"),
-            "Create a calendar event.",
+            "Create a calendar event: a meeting, call or block of time.",
             {
                 "title": _str("event title"),
                 "date": _DATE,
@@ -213,7 +213,7 @@ def _build() -> dict[str, Tool]:
             "order_coffee",
             "consumption",
             ("coffee_order",),
-            "Order a coffee or tea for pickup.",
+            "Order a coffee or tea from a cafe, to pick up.",
             {
                 "shop": _str("café name"),
                 "drink": _enum(
@@ -263,7 +263,7 @@ def _build() -> dict[str, Tool]:
             "book_hotel",
             "planning",
             ("hotel_booking",),
-            "Book a hotel room.",
+            "Book a hotel room for a stay of some nights.",
             {
                 "city": _str("city"),
                 "check_in": _DATE,
@@ -282,7 +282,7 @@ def _build() -> dict[str, Tool]:
             "set_reminder",
             "planning",
             ("one_off_reminder", "recurring_reminder"),
-            "Set a reminder.",
+            "Set a reminder that alerts the user at a given time.",
             {
                 "text": _str("what to be reminded of"),
                 "when": _DATETIME,
@@ -357,7 +357,7 @@ def _build() -> dict[str, Tool]:
             "book_flight",
             "transportation",
             ("flight_booking", "intercity_trip"),
-            "Book a flight.",
+            "Book a flight on a plane between two airports.",
             {
                 "origin": _str("departure airport code or city"),
                 "destination": _str("arrival airport code or city"),
@@ -401,7 +401,7 @@ def _build() -> dict[str, Tool]:
             "book_ride",
             "transportation",
             ("ride_booking", "airport_transfer"),
-            "Book a taxi or ride-hailing car.",
+            "Book a taxi or ride-hailing car to drive the user somewhere.",
             {
                 "pickup": _str("pickup address or place"),
                 "destination": _str("drop-off address or place"),
@@ -422,7 +422,7 @@ def _build() -> dict[str, Tool]:
             "rent_car",
             "transportation",
             ("car_rental",),
-            "Rent a car.",
+            "Rent a car to drive yourself for some days.",
             {
                 "pickup_location": _str("where to collect the car"),
                 "pickup_date": _DATE,

@@ -30,6 +30,7 @@ from ibachat.agent.reading.facts import (
     with_changes,
 )
 from ibachat.agent.reading.lexicon import BY_DIMENSION, RECOVERY, RECOVERY_STATE, STATES, phrase_table
+from ibachat.agent.reading.open_prefs import OPEN, open_events
 from ibachat.agent.reading.polarity import OTHER_SUBJECT, Mention, analyse, normalise, sentences
 from ibachat.agent.reading.replies import answer_to
 from ibachat.agent.reading.timeexpr import is_open_temporary, state_end, state_start
@@ -78,6 +79,12 @@ def extract_events(
 MAX_ANALYSED_CHARS = 8000
 
 
+def _unquoted(turn: Turn) -> Turn:
+    """The turn without quoted, forwarded or fenced lines: someone else's words set nothing."""
+    text = unquoted(turn.text)
+    return turn if text == turn.text else dataclasses.replace(turn, text=text)
+
+
 def clipped(turn: Turn) -> Turn:
     if len(turn.text) <= MAX_ANALYSED_CHARS:
         return turn
@@ -88,6 +95,7 @@ def task_events(task: str, now: datetime, tool: dict[str, Any] | None = None) ->
     """What the request itself asks for (applies now, whatever its scope)."""
     turn = Turn(0, "task", "user", task[:MAX_ANALYSED_CHARS], now)
     events = _user_events(turn, None, tool_vocabulary(tool), "rules")
+    events += [e for e in open_events(_unquoted(turn), "", "rules") if e.dimension == OPEN]
     return [
         with_changes(e, scope="general", evidence=(), reason="the task itself")
         for e in events
@@ -134,7 +142,12 @@ def _turn_events(
         return out + injected
     if turn.role == "assistant":
         return out + _claims(turn, text, vocab, extractor)
-    if turn.role != "user" or not _interesting(text, vocab):
+    if turn.role != "user":
+        return out
+    prev = _previous(turn, earlier, context)
+    assistant = next((t for t in reversed(prev) if t.role == "assistant"), None)
+    out += open_events(_unquoted(turn), assistant.text if assistant is not None else "", extractor)
+    if not _interesting(text, vocab):
         return out
     return out + _user_events(turn, (earlier, context), vocab, extractor)
 
@@ -283,7 +296,7 @@ def _user_events(
             mentions.append((m, sentence))
     for sentence in said:
         out += numbers(turn, sentence, extractor)
-    out += facts(dataclasses.replace(turn, text=unquoted(turn.text)), extractor)  # casing kept, quotes out
+    out += facts(_unquoted(turn), extractor)  # casing kept, quotes out
     corrective = bool(CORRECTION.search(text)) or (assistant is not None and bool(DENY.search(text)))
     for m, sentence in mentions:
         if _name_not_wish(m, sentence, turn.text):

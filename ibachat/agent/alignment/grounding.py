@@ -1,0 +1,281 @@
+"""Grounding open preferences into any tool's values by meaning, from the JSON Schema alone.
+
+Candidate values (enum labels, or option texts) are scored against the preferences in force:
+what is wanted raises a value, what is avoided lowers it. Three signals, all polarity-aware:
+
+- **meaning**: cosine similarity of the value and the preference phrase, centred over the
+  candidates (what every candidate shares, the topic, cancels out; what tells them apart stays);
+- **words**: the preference's content words found in the value (light stemming);
+- **the value's own negations**: "silicone-free", "free of X", "without X", "no X", "non-X" in a value
+  say it has *none* of X, so an avoided X found there raises the value instead of lowering it, and
+  the negated words are taken out of the value before its meaning is compared with an avoided X.
+
+An avoided phrase also brings its opposite as a weak wish ("without X"), which the embeddings of
+values such as "cruelty-free" or "in-person" are close to. A preference's weight is its strength,
+times how much it bears on the request (similarity of its sentence to the task and the values),
+times how much it tells the candidates apart. Nothing here names a topic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Embed = Callable[[list[str]], np.ndarray]
+
+_STOP = frozenset(
+    "with that this from your have about into their they them some more most very what which when where will "
+    "would could should there these those other than then also just only such each much many like make made "
+    "want prefer really any all and for the are not but you can get use using used good great best type kind "
+    "sort things stuff something anything everything way ways lot lots".split()
+)
+_NEGATED = re.compile(
+    r"\b(?P<a>[a-z][a-z-]{2,30})[- ]free\b"
+    r"|\b(?:free of|free from|without|no|non|zero|never|avoids?|avoiding|skips?|minus|excluding|not)[- ]"
+    r"(?P<b>(?:[a-z][a-z'-]{2,30})(?:(?:,| and| or) [a-z][a-z'-]{2,30}){0,3})"
+)
+
+
+def stem(word: str) -> str:
+    w = word.lower()
+    for suffix in ("ically", "ations", "ation", "ings", "ing", "ied", "ies", "ed", "es", "ly", "s"):
+        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+            return w[: -len(suffix)]
+    return w
+
+
+def content(text: str) -> set[str]:
+    return {stem(w) for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in _STOP}
+
+
+def negated_words(value: str) -> tuple[set[str], str]:
+    """Words a value says it is free of, and the value with those spans taken out."""
+    low = value.lower()
+    words: set[str] = set()
+    for m in _NEGATED.finditer(low):
+        words |= content(m.group("a") or m.group("b") or "")
+    stripped = _NEGATED.sub(" ", low)
+    return words, re.sub(r"\s+", " ", stripped).strip() or low
+
+
+# Anchors for the valence of a judging word nobody listed ("tedious", "disorienting"): its meaning is
+# compared with the two poles of evaluation.
+_GOOD = "good pleasant enjoyable helpful effective comfortable fun engaging useful"
+_BAD = "bad unpleasant boring unhelpful ineffective uncomfortable annoying stressful useless"
+
+
+def valence(words: Sequence[str], embed: Embed) -> list[int]:
+    """+1 or -1 for each judging word, by which pole of evaluation its meaning is nearer."""
+    if not words:
+        return []
+    mat = embed([_GOOD, _BAD, *words])
+    good, bad = mat[0], mat[1]
+    return [1 if float(v @ good) > float(v @ bad) else -1 for v in mat[2:]]
+
+
+@dataclass
+class Wish:
+    """A preference in force, as grounding sees it."""
+
+    phrase: str
+    polarity: int  # +1 wanted, -1 avoided
+    weight: float = 1.0  # strength x recency x status
+    sentence: str = ""  # where it was said: for relevance to the task
+    key: str = ""  # event id, for reasons
+    judged: str = ""  # a judging word whose meaning gives the polarity ("tedious"); polarity 0 until settled
+    negated: bool = False
+
+
+@dataclass
+class Ranking:
+    scores: np.ndarray  # one per value, higher = better aligned
+    margin: float  # best minus second best (0 when fewer than two values)
+    top: list[tuple[str, float]]  # the wishes that moved the best value most: (phrase, contribution)
+
+
+def rank(
+    values: Sequence[str],
+    wishes: Sequence[Wish],
+    embed: Embed,
+    *,
+    task: str = "",
+    lexical_weight: float = 0.6,
+) -> Ranking:
+    """Score ``values`` against ``wishes``; ``embed`` returns unit vectors, one row per text."""
+    n = len(values)
+    if n == 0 or not wishes:
+        return Ranking(np.zeros(n), 0.0, [])
+    vals = [str(v).replace("_", " ") for v in values]
+    negs = [negated_words(v) for v in vals]
+    phrases = [w.phrase for w in wishes]
+    opposite = [f"without {w.phrase}" if w.polarity < 0 else "" for w in wishes]
+    extra = [o for o in opposite if o]
+    sentences = [w.sentence or w.phrase for w in wishes]
+    texts = vals + [s for _, s in negs] + phrases + extra + sentences + ([task] if task else [])
+    uniq = list(dict.fromkeys(texts))
+    mat = embed(uniq)
+    at = {t: i for i, t in enumerate(uniq)}
+
+    def vec(t: str) -> np.ndarray:
+        return mat[at[t]]
+
+    V = np.stack([vec(v) for v in vals])
+    Vs = np.stack([vec(s) for _, s in negs])
+    P = np.stack([vec(p) for p in phrases])
+    sim_pos = V @ P.T  # n x m
+    sim_neg = Vs @ P.T  # negated spans out: compared with what is avoided
+    pol = np.array([1.0 if w.polarity > 0 else -1.0 for w in wishes])
+    S = np.where(pol[None, :] > 0, sim_pos, sim_neg)
+    Sc = S - S.mean(axis=0, keepdims=True)
+    if extra:
+        opp = np.stack([vec(o) if o else np.zeros(mat.shape[1]) for o in opposite])
+        So = V @ opp.T
+        So = So - So.mean(axis=0, keepdims=True)
+        Sc = Sc - 0.5 * np.where(pol[None, :] < 0, So, 0.0)  # "without X" is wanted: subtracting under pol -1
+    # words: the wish's content words in the value; negated in the value turns an avoidance round
+    lex = np.zeros((n, len(wishes)))
+    for j, w in enumerate(wishes):
+        cw = content(w.phrase)
+        if not cw:
+            continue
+        for i, v in enumerate(vals):
+            have = content(v)
+            hit = len(cw & have) / len(cw)
+            neg_hit = len(cw & negs[i][0]) / len(cw)
+            lex[i, j] = hit - 2 * neg_hit  # a negated mention counts against what it names
+    lex = lex - lex.mean(axis=0, keepdims=True)
+    # weights: strength, bearing on the request, and how much the wish tells the values apart
+    weight = np.array([max(0.0, w.weight) for w in wishes])
+    if task:
+        T = vec(task)
+        bear = np.array([float(vec(s) @ T) for s in sentences])
+        bear = np.clip(bear, 0.0, 1.0)
+        bear = bear / (bear.max() + 1e-9)
+        weight = weight * (0.25 + 0.75 * bear)
+    spread = S.max(axis=0) - S.min(axis=0)
+    weight = weight * (0.5 + spread / (spread.max() + 1e-9))
+    contrib = (Sc + lexical_weight * lex) * (pol * weight)[None, :]
+    scores = contrib.sum(axis=1)
+    order = np.argsort(-scores)
+    margin = float(scores[order[0]] - scores[order[1]]) if n > 1 else 0.0
+    best = order[0]
+    movers = sorted(range(len(wishes)), key=lambda j: -contrib[best, j])[:3]
+    top = [(wishes[j].phrase, float(contrib[best, j])) for j in movers if contrib[best, j] > 0]
+    return Ranking(scores, margin, top)
+
+
+# ---------------------------------------------------------------------------- the plan's side
+OPEN = "open"
+APPLIED_KINDS = ("stated", "asked", "corrected", "updated", "chose", "rejected", "state")
+KIND_WEIGHT = {"corrected": 1.5, "updated": 1.4, "asked": 1.3, "rejected": 1.2, "state": 1.4, "chose": 0.8}
+MIN_MARGIN = 0.02  # an enum value is chosen only when it is ahead of the next by this much
+CERTAIN_MARGIN = 0.25
+BOOL_MIN_SIM = 0.38
+
+
+def open_wishes(events: Sequence[Any], now: Any) -> list[Wish]:
+    """Open-text preferences in force at ``now``: the user's own, later ones over earlier ones."""
+    live = [
+        e
+        for e in events
+        if e.dimension == OPEN
+        and e.speaker == "user"
+        and e.kind in APPLIED_KINDS
+        and (e.polarity != 0 or "valence: " in e.reason)
+        and e.valid_from <= now
+        and (e.valid_until is None or now < e.valid_until)
+        and e.scope == "general"
+    ]
+    live.sort(key=lambda e: e.valid_from)
+    latest: dict[str, Any] = {}
+    for e in live:  # the same thing said again (or turned round) later: the later word counts
+        latest[e.value.lower()] = e
+    out = []
+    for e in latest.values():
+        w = (e.confidence or 0.5) * 3 * KIND_WEIGHT.get(e.kind, 1.0)
+        judged = e.reason.split("valence: ", 1)[1].split(";")[0].strip() if "valence: " in e.reason else ""
+        pol = 0 if judged and e.polarity == 0 else (1 if e.polarity > 0 else -1)
+        out.append(Wish(e.value, pol, w, e.subject or e.value, e.id, judged, "negated" in e.reason))
+    return out
+
+
+def settle(wishes: Sequence[Wish], embed: Embed) -> list[Wish]:
+    """Wishes whose polarity a judging word gives get it from that word's meaning; the rest pass."""
+    pending = [w for w in wishes if w.polarity == 0 and w.judged]
+    for w, v in zip(pending, valence([w.judged for w in pending], embed)):
+        w.polarity = -v if w.negated else v
+    return [w for w in wishes if w.polarity != 0]
+
+
+def content_wishes(content: dict[str, dict[str, Any]], labels: dict[str, str]) -> list[Wish]:
+    """The lexicon's resolved attributes (states included) as wishes, so unknown tools see them too."""
+    out = []
+    for dim, d in content.items():
+        label = labels.get(dim, dim.split(".")[-1]).replace("_", " ")
+        if d.get("chosen"):
+            v = str(d["chosen"]).replace("_", " ")
+            out.append(Wish(f"{v} {label}", 1, 2.0, f"{label}: {v}", f"lexicon:{dim}"))
+        for v in d.get("avoid") or []:
+            v = str(v).replace("_", " ")
+            out.append(Wish(f"{v} {label}", -1, 2.0, f"{label}: not {v}", f"lexicon:{dim}"))
+    return out
+
+
+def unit(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.maximum(norms, 1e-9)
+
+
+def param_text(name: str, schema: dict[str, Any]) -> str:
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").replace("-", " ").lower()
+    desc = str(schema.get("description") or "")
+    return f"{words}: {desc}" if desc else words
+
+
+BEAR_MIN_SIM = 0.3
+
+
+def bearing(about: str, labels: Sequence[str], wishes: Sequence[Wish], embed: Embed) -> list[Wish]:
+    """The wishes that bear on a parameter: close in meaning to its name, description or values."""
+    texts = [about] + [str(v).replace("_", " ") for v in labels[:40]]
+    mat = embed(texts + [w.phrase for w in wishes])
+    targets, phrases = mat[: len(texts)], mat[len(texts) :]
+    sims = (phrases @ targets.T).max(axis=1)
+    return [w for w, s in zip(wishes, sims) if float(s) >= BEAR_MIN_SIM]
+
+
+def choose_enum(
+    labels: Sequence[str], wishes: Sequence[Wish], embed: Embed, *, task: str, about: str
+) -> tuple[int, Ranking] | None:
+    """The index of the label the wishes favour, or None when they do not tell the labels apart."""
+    if len(labels) < 2 or not wishes:
+        return None
+    ranking = rank(labels, wishes, embed, task=f"{task} {about}".strip())
+    best = int(np.argmax(ranking.scores))
+    if ranking.margin < MIN_MARGIN or not ranking.top:
+        return None
+    return best, ranking
+
+
+def choose_bool(text: str, wishes: Sequence[Wish], embed: Embed) -> tuple[bool, Wish, float] | None:
+    """True or False for a boolean parameter whose meaning a wish (its phrase or its sentence) is close to."""
+    if not wishes:
+        return None
+    mat = embed([text] + [w.phrase for w in wishes] + [w.sentence or w.phrase for w in wishes])
+    n = len(wishes)
+    sims = np.maximum(mat[1 : 1 + n] @ mat[0], mat[1 + n :] @ mat[0])
+    j = int(np.argmax(sims))
+    if float(sims[j]) < BOOL_MIN_SIM:
+        return None
+    return wishes[j].polarity > 0, wishes[j], float(sims[j])
+
+
+def reason_of(ranking: Ranking, wishes: Sequence[Wish]) -> str:
+    sign = {w.phrase: w.polarity for w in wishes}
+    bits = [("wants " if sign.get(p, 1) > 0 else "avoids ") + repr(p[:60]) for p, _ in ranking.top[:2]]
+    return "by meaning: " + "; ".join(bits)

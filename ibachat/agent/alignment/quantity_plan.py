@@ -1,0 +1,191 @@
+"""Numeric parameters of any tool, from amounts with units and comparators (``reading/quantities.py``).
+
+What a parameter measures is read from its schema alone: its name and description (the closed class
+of unit words: minutes, hours, price, people, percent, km...) and its bounds (0-23 is an hour of the
+day). An amount the request states fills the parameter it fits best by meaning and is never
+overridden ("a 30 minute call" -> the duration, not the reminder); amounts from the history that bear
+on the parameter (by meaning) bound it: "meetings after 11 only" is a minimum for the start hour,
+"give me half an hour" is the reminder's value, "under 150" is a maximum price. The later word wins.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ibachat.agent.alignment.grounding import Embed, param_text
+from ibachat.agent.alignment.schema_map import Param, params
+from ibachat.agent.reading.open_prefs import NUMBER_DIM
+from ibachat.agent.reading.quantities import Quantity, quantities
+from memory.ledger import PreferenceEvent
+
+BEAR_MIN_SIM = 0.25
+
+
+@dataclass(frozen=True)
+class Measure:
+    unit: str  # minutes | hour | money | count | percent | distance
+    factor: float = 1.0  # parameter value = amount / factor (minutes -> an hours parameter: 60)
+    bound: str = ""  # "max" for a cap ("max_price", "budget"), "min" for a floor ("min_rating")
+
+
+_WORDS = re.compile(r"[a-z]+")
+MONEY_WORDS = frozenset(
+    "price prices cost costs budget fare fares amount spend spending pay paid usd eur gbp dollars euros pounds "
+    "fee fees money rate tariff charge".split()
+)
+
+
+def measure(param: Param) -> Measure | None:
+    """What a numeric parameter measures, from its name, description and bounds."""
+    name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", param.name).lower()
+    desc = str(param.schema.get("description") or "").lower()
+    words = set(_WORDS.findall(name.replace("_", " "))) | set(_WORDS.findall(desc))
+    name_words = set(name.replace("-", "_").split("_"))
+    bound = (
+        "max"
+        if name_words & {"max", "maximum", "limit", "cap", "budget", "upto", "ceiling"}
+        or re.search(r"\b(?:at most|maximum|up to|no more than|the most)\b", desc)
+        else "min"
+        if name_words & {"minimum", "least", "floor"}
+        or (name_words & {"min"} and "minutes" not in words)
+        or re.search(r"\b(?:at least|minimum|the least)\b", desc)
+        else ""
+    )
+    lo, hi = param.schema.get("minimum"), param.schema.get("maximum")
+    if words & {"percent", "percentage", "pct"} or "%" in desc:
+        return Measure("percent", 1.0, bound)
+    if words & MONEY_WORDS or re.search(r"[$€£]", desc):
+        return Measure("money", 1.0, bound)
+    if words & {"km", "kilometres", "kilometers", "miles", "distance", "radius"}:
+        return Measure("distance", 1.609 if "miles" in words else 1.0, bound)
+    clock = words & {"start", "begin", "end", "earliest", "latest", "clock", "o'clock"} or "of day" in desc
+    if "hour" in words and (clock or (hi is not None and hi <= 24 and "duration" not in words)):
+        return Measure("hour", 1.0, bound)
+    if re.search(r"(?:^|_)(?:mins?|minutes?)(?:_|$)", name) or words & {"minutes", "minute", "mins"}:
+        return Measure("minutes", 1.0, bound)
+    if words & {"hours", "hrs"} or re.search(r"(?:^|_)(?:hours?|hrs?)(?:_|$)", name):
+        return Measure("minutes", 60.0, bound)
+    if words & {"days"} and not words & {"nights"}:
+        return Measure("minutes", 1440.0, bound)
+    if words & {
+        "people", "guests", "party", "size", "count", "number", "num", "passengers", "travellers", "travelers",
+        "seats", "tickets", "quantity", "qty", "bags", "nights", "rooms", "stops", "layovers", "stars", "rating",
+        "portions", "servings", "adults", "children", "kids", "words", "pages", "items",
+    }:  # fmt: skip
+        return Measure("count", 1.0, bound)
+    del lo
+    return None
+
+
+def _fits(q: Quantity, m: Measure) -> bool:
+    if q.unit == m.unit:
+        return True
+    return q.unit == "number" and m.unit in ("money", "count", "percent", "distance") and q.op in (">=", "<=")
+
+
+def _value(q: Quantity, m: Measure, param: Param) -> float | int:
+    v = q.value / m.factor if q.unit == m.unit else q.value
+    if param.kind == "integer":
+        return int(round(v))
+    return float(v)
+
+
+def _parse(value: str) -> Quantity | None:
+    m = re.match(r"^([a-z]+)(>=|<=|=)(-?[\d.]+)$", value)
+    if not m:
+        return None
+    return Quantity(float(m.group(3)), m.group(1), m.group(2), value)
+
+
+def ground_numbers(
+    plan: Any,
+    tool: dict[str, Any],
+    events: list[PreferenceEvent],
+    now: datetime,
+    embed: Embed | None,
+    task: str,
+) -> None:
+    """Fill and bound the numeric parameters from the request's amounts, then the history's."""
+    numeric = [(p, measure(p)) for p in params(tool) if p.kind in ("integer", "number")]
+    numeric = [(p, m) for p, m in numeric if m is not None]
+    if not numeric:
+        return
+    texts = {p.name: param_text(p.name, p.schema) for p, _ in numeric}
+
+    def sims(sentence: str, names: list[str]) -> list[float]:
+        if embed is None or not names:
+            return [1.0 / (1 + i) for i in range(len(names))]
+        mat = embed([sentence] + [texts[n] for n in names])
+        return [float(v @ mat[0]) for v in mat[1:]]
+
+    # 1. the request's own amounts: each to the parameter it fits best, certain
+    stated: set[str] = set()
+    for q in quantities(task):
+        cands = [(p, m) for p, m in numeric if _fits(q, m) and p.name not in stated]
+        if not cands:
+            continue
+        window = _window(task, q.span)
+        scores = sims(window, [p.name for p, _ in cands])
+        p, m = cands[max(range(len(cands)), key=lambda i: scores[i])]
+        _apply(plan.params[p.name], q, m, p, f"the request says {q.span!r}", certain=True)
+        stated.add(p.name)
+    # 2. the history's amounts that bear on a parameter the request left open; the later word wins
+    said = [
+        (e, q)
+        for e in sorted(events, key=lambda e: e.valid_from)
+        if e.dimension == NUMBER_DIM and e.speaker == "user" and e.valid_from <= now
+        and (e.valid_until is None or now < e.valid_until)
+        for q in [_parse(e.value)]
+        if q is not None
+    ]  # fmt: skip
+    for p, m in numeric:
+        if p.name in stated:
+            continue
+        pd = plan.params[p.name]
+        if pd.source not in ("none", "", "default"):
+            continue
+        fitting = [(e, q) for e, q in said if _fits(q, m)]
+        for e, q in fitting:
+            others = [o.name for o, om in numeric if _fits(q, om)]
+            scores = sims(e.subject or e.value, others)
+            best = others[max(range(len(others)), key=lambda i: scores[i])]
+            if best != p.name or max(scores) < BEAR_MIN_SIM:
+                continue
+            _apply(pd, q, m, p, f"you said {(e.subject or e.value)[:80]!r}", certain=False)
+        if pd.chosen is None and p.required and (pd.minimum is not None or pd.maximum is not None):
+            pd.chosen = pd.minimum if pd.minimum is not None else pd.maximum
+            if p.kind == "integer" and pd.chosen is not None:
+                pd.chosen = int(round(pd.chosen))
+
+
+def _window(text: str, span: str) -> str:
+    """The amount with the words it measures: "a 45 minute call" -> "45 minute call"."""
+    low = text.lower()
+    i = low.find(span.lower())
+    if i < 0:
+        return text
+    after = re.match(r"\s*((?:[\w'-]+\s*){0,2})", text[i + len(span) :])
+    return (span + " " + (after.group(1) if after else "")).strip()
+
+
+def _apply(pd: Any, q: Quantity, m: Measure, p: Param, reason: str, *, certain: bool) -> None:
+    value = _value(q, m, p)
+    lo, hi = p.schema.get("minimum"), p.schema.get("maximum")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        return
+    if q.op == "=" or (q.op == "<=" and m.bound == "max") or (q.op == ">=" and m.bound == "min"):
+        pd.chosen, pd.certain = value, certain
+        if m.bound == "max":
+            pd.maximum = value
+    elif q.op == ">=":
+        pd.minimum = value
+        if pd.chosen is not None and pd.chosen < value:
+            pd.chosen = value
+    else:
+        pd.maximum = value
+        if pd.chosen is not None and pd.chosen > value:
+            pd.chosen = value
+    pd.source, pd.reason = ("task" if certain else "open"), reason

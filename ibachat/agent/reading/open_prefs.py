@@ -1,0 +1,595 @@
+"""Open-text preferences: what the user wants or avoids, in any words, known to the lexicon or not.
+
+Per clause of the user's own words (quoted, pasted and reported text removed by ``own_words``):
+
+- a **stance cue** gives the polarity and where the thing sits: after a cue in front of it ("I can't
+  stand X", "a strong aversion to X"), before a verdict after it ("X doesn't appeal to me", "X is a
+  no"); a negation in front of a cue turns it round ("I'm not interested in X");
+- a **contrast inside the clause** splits it: "X over Y", "X rather than Y", "X instead of Y", "not X
+  but Y" give a wanted and an avoided side;
+- a **predicate** whose adjective no table knows ("I find X tedious") is kept with the adjective,
+  and its valence comes from its meaning at grounding time (``alignment/grounding.py``);
+- a **choice among offered options**: when the assistant just listed options and the user picks
+  one ("option 2", "the second", or by its words), the chosen option is wanted and the passed-over
+  ones are avoided, weakly;
+- a **turned-down offer** ("pass", "god no", "nope") avoids what the assistant just offered;
+- a **fact of life** that constrains choices ("I have a dog", "I work nights") is kept as a weak
+  positive about that thing: grounding decides by meaning which parameter it bears on.
+
+The phrase is kept as said; grounding compares it with a tool's values by meaning. Nothing here
+is a list of topics: the cue words are the closed class of how English states a stance.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from ibachat.agent.reading.clauses import clauses, normalise, own_words, sentences
+from ibachat.agent.reading.cues import AFTER, BEFORE, CORRECTION, DENY, NEGATORS, THIRD_PERSON, UPDATE
+from ibachat.agent.reading.lexicon import STATES
+from ibachat.agent.reading.polarity import OTHER_SUBJECT
+from ibachat.agent.reading.quantities import quantities
+from ibachat.agent.reading.timeexpr import is_open_temporary, state_end
+from memory.ledger import PreferenceEvent
+from memory.types import Turn
+
+OPEN = "open"  # the ledger dimension of a preference kept in the user's words
+NUMBER_DIM = "open.number"  # an amount the user stated: value "unit<op>amount", e.g. "hour>=11"
+OPEN_STATE_DAYS = 7
+# a preference said about a passing condition ("..., so soft food only"; "while my knee heals")
+_STATE_SENTENCE = re.compile(
+    r"\b(?:for now|right now|at the moment|currently|temporarily|while (?:i|my)\b|until (?:i|my)\b|"
+    r"recover(?:ing|y)?|heal(?:s|ing)?|after (?:my|the) (?:surgery|operation|procedure|extraction))\b"
+)
+
+# Stance cues beyond the attribute-oriented tables of cues.py: stance nouns and verdicts on a
+# whole thing. (pattern, polarity, strength)
+STANCE_BEFORE: list[tuple[str, int, int]] = [
+    (
+        r"(?:strong |deep |real |big |huge |serious |slight |bit of an? )?(?:aversion|dislike|distaste|"
+        r"allergy|intolerance|sensitivity|phobia|fear|hatred|loathing) (?:to|of|for|towards?|against)",
+        -1,
+        3,
+    ),
+    (
+        r"(?:strong |deep |real |big |huge |soft |clear |definite )?(?:preference|love|passion|fondness|"
+        r"liking|soft spot|taste|appetite|enthusiasm|appreciation|affinity|weakness|thing) (?:for|of|towards?)",
+        1,
+        3,
+    ),
+    (
+        r"(?:really |very |quite |more |most |mostly |especially )?(?:interested|invested|drawn) (?:in|to)",
+        1,
+        2,
+    ),
+    (r"(?:excited|passionate|enthusiastic|curious|serious) about", 1, 2),
+    (
+        r"(?:uncomfortable|nervous|anxious|scared|afraid|terrified|wary|uneasy|sick|tired|weary) "
+        r"(?:with|of|about|around|in|by)",
+        -1,
+        2,
+    ),
+    (r"(?:comfortable|happiest|at home|at ease|in my element) (?:with|in|when|around)", 1, 1),
+    (
+        r"(?:try|trying|tend|tends|want|like|prefer|need) to (?:avoid|skip|stay away from|steer clear of)",
+        -1,
+        3,
+    ),
+    (
+        r"(?:only|exclusively|strictly|mainly|mostly|solely) (?!if\b|when\b|because\b|for\b|to\b|a\b|an\b|the\b|one\b|once\b|"
+        r"twice\b|about\b|just\b|been\b|got\b|have\b|had\b|had\b)[a-z]{3,}",
+        1,
+        3,
+    ),
+    (
+        r"(?:look(?:ing)? for|search(?:ing)? for|in the market for|after) (?:something|anything|a|an|some)?",
+        1,
+        1,
+    ),
+    (r"(?:gravitate|lean|leaning|drawn) (?:towards?|to)", 1, 2),
+    (r"(?:prefer|rather|sooner) (?:not to|not)", -1, 3),
+    (
+        r"(?:find it|it's|it is|it gets|it can be) (?:really |very |quite |so |too )?(?:hard|difficult|tough|impossible|a struggle|a challenge|tricky) to",
+        -1,
+        2,
+    ),
+    (r"(?:find it|it's|it is) (?:really |very |quite |so )?(?:easy|easier|natural|fun|enjoyable) to", 1, 2),
+    (
+        r"(?:i|we) (?:\w+ ){1,2}?(?:best|better|most effectively|most) (?:in|with|through|when|by|from|on|at|using|via)",
+        1,
+        3,
+    ),
+]
+STANCE_AFTER: list[tuple[str, int, int]] = [
+    (
+        r"(?:doesn't|don't|do not|does not|never|won't|wouldn't|didn't|just don't|really don't) "
+        r"(?:really )?(?:appeal|work|suit|interest|excite|agree|click|do it) ?(?:to|for|with)? ?(?:me|us)?",
+        -1,
+        3,
+    ),
+    (
+        r"(?:appeals?|speaks?) to me|(?:works?|worked) (?:best|well|better) for me|(?:is|are) (?:more )?my (?:speed|style|thing)",
+        1,
+        2,
+    ),
+    (
+        r"(?:leaves?|left) me cold|(?:puts?|put) me off|turns? me off|(?:is|are|'s) (?:just |really |simply |totally )?not my (?:thing|style|speed|scene|cup of tea)",
+        -1,
+        3,
+    ),
+]
+# "X over Y", "X rather than Y": the right-hand side is passed over.
+_OVER = re.compile(
+    r"\s+(?:over|rather than|instead of|in place of|more than|above|versus|vs\.?|not)\s+(?=\w)"
+)
+# A predicate: "I find X tedious", "X is (too) overwhelming (for me)", "X feels impersonal".
+_PREDICATE = re.compile(
+    r"^(?:i|we) (?:find|consider|think|feel) (?P<obj>.+?) (?:to be |is |are )?"
+    r"(?:too |so |really |very |quite |pretty |rather |a bit |kind of |sort of |incredibly |extremely |way too )?"
+    r"(?P<adj>[a-z][a-z-]{3,})(?: and (?P<adj2>[a-z][a-z-]{3,}))?$"
+    r"|^(?P<obj2>(?:most |all |any |anything |everything )?[a-z][\w' -]{2,60}?) "
+    r"(?:are|feel|seem|tend to be|is always|are always) "
+    r"(?:always |usually |often |just |too |so |really |very |quite |pretty |rather |a bit |kind of |incredibly |way too )*"
+    r"(?P<adj3>[a-z][a-z-]{3,})(?: (?:for|to) (?:me|us))?$"
+)
+_NOT_ADJECTIVE = frozenset(
+    "going doing being having getting making taking coming trying looking thinking planning there here "
+    "that this what which when where about available open closed done back home still also just always "
+    "usually something anything nothing everything someone".split()
+)
+_LEAD = re.compile(
+    r"^(?:(?:to|of|for|in|on|about|with|at|into|towards?|by|the|a|an|some|any|all|those|these|that|this|my|"
+    r"more|most|really|very|anything|something|things|stuff|being|having|doing|getting|using|like|such as|"
+    r"especially|mainly|mostly|just|only|also|even|kind of|sort of|type of|types of|kinds of)\s+)+"
+)
+_TRAIL = re.compile(
+    r"(?:\s+(?:and|or|but|so|please|thanks|thank you|though|too|as well|either|anymore|at all|for me|for us|lol|really|"
+    r"really much|much|a lot|so much|very much|honestly|personally|these days|nowadays|in general|generally|"
+    r"whenever possible|when possible|if possible|if i can|most of the time|all the time|the most))+$"
+)
+_PRONOUN_ONLY = re.compile(
+    r"^(?:it|that|this|them|those|these|one|ones|things?|stuff|so|too|much|more|less|any|some|me|you|"
+    r"everything|anything|something|nothing|a lot|the idea|the thought|lots|along|around|away|back|out|off|up|"
+    r"down|over|again|there|here|home|now|then|today|tonight|tomorrow|yesterday|later|soon|well|much|"
+    r"honestly|really|what|which|who|how|why|when|where)$"
+)
+_OPTION_LINE = re.compile(r"^\s*(?:(\d{1,2})[.)]|[-*•])\s+(.{8,400})$", re.M)
+_ORDINAL = {
+    "first": 1, "1st": 1, "one": 1, "second": 2, "2nd": 2, "two": 2, "third": 3, "3rd": 3, "three": 3,
+    "fourth": 4, "4th": 4, "four": 4, "fifth": 5, "5th": 5, "five": 5, "last": -1,
+}  # fmt: skip
+_PICK = re.compile(
+    r"\b(?:option|number|no\.?|#|choice)\s*(\d{1,2}|one|two|three|four|five)\b"
+    r"|\b(?:the\s+)?(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\b(?:\s+(?:one|option|choice|idea))?"
+)
+_FACT = re.compile(
+    r"\b(?:i|we) (?:have|own|got|keep|raise|look after|care for|live with|travel with) "
+    r"(?P<obj>(?:a|an|two|three|some|my|our)\s+[a-z][\w' -]{2,40})"
+    r"|\b(?:i|we) (?:work|do|am on|'m on) (?P<obj2>(?:the )?(?:night|nights|night shifts?|late shifts?|early shifts?|"
+    r"weekends|shifts|remotely|from home)[\w ]{0,20})"
+    r"|\b(?:my|our) (?P<obj4>[a-z][\w'-]{2,30}(?: [a-z][\w'-]{2,30})?) (?:comes?|travels?|goes|stays?|lives?|sleeps?|"
+    r"is always|always comes) with (?:me|us)\b"
+    r"|\b(?:i'm|i am|we're|we are) (?P<obj3>(?:a|an) [a-z][\w' -]{2,40}?)(?= and |,|$)"
+)
+_YOU_SUBJECT = re.compile(r"^(?:you|you're|you've|you'd|your)\b")
+MAX_PHRASE_WORDS = 14
+
+
+@dataclass
+class OpenPref:
+    """One thing wanted (+1) or avoided (-1), as the user put it."""
+
+    phrase: str
+    polarity: int
+    strength: int  # 1 weak .. 3 strong
+    sentence: str
+    how: str  # cue | contrast | predicate | choice | passed-over | declined | fact
+    adjective: str = ""  # for predicates: the word whose meaning gives the polarity
+    tags: set[str] = field(default_factory=set)
+
+
+def _compile(table: list[tuple[str, int, int]]) -> list[tuple[re.Pattern[str], int, int]]:
+    return [(re.compile(r"(?<![\w'])(?:" + p + r")(?![\w'])"), pol, s) for p, pol, s in table]
+
+
+def _tables() -> tuple[list, list]:
+    global _BEFORE_C, _AFTER_C
+    if _BEFORE_C is None:
+        extra_before = [(p, pol, s) for p, pol, s, tags in BEFORE if pol != 0 and "weak" not in tags]
+        extra_after = [(p, pol, s) for p, pol, s, tags in AFTER if pol != 0]
+        _BEFORE_C = _compile(STANCE_BEFORE) + _compile([t for t in extra_before if not _too_generic(t[0])])
+        _AFTER_C = _compile(STANCE_AFTER) + _compile(extra_after)
+    return _BEFORE_C, _AFTER_C
+
+
+_BEFORE_C: list | None = None
+_AFTER_C: list | None = None
+
+
+def _too_generic(pattern: str) -> bool:
+    """Cues that mean a stance only next to an attribute word ("with", "add", "eat"): not on their own."""
+    return pattern.startswith(("make (?:it", "eat|", "no more|", "ugh|", "instead of", "too|", "keep(?:"))
+
+
+def clean(phrase: str) -> str:
+    """The thing itself: leading prepositions, determiners and trailing fillers cut."""
+    p = phrase.strip(" ,.;:!?-\"'()")
+    for _ in range(3):
+        p = _LEAD.sub("", p).strip(" ,.;:!?-")
+        p = _TRAIL.sub("", p).strip(" ,.;:!?-")
+    words = p.split()
+    if len(words) > MAX_PHRASE_WORDS:
+        p = " ".join(words[:MAX_PHRASE_WORDS])
+    return p
+
+
+_FUNCTION = frozenset(
+    "i me my we us our you your it its they them their he she his her a an the this that these those and or but "
+    "so just really very also too then than there here what which who how why when where is are was were be been "
+    "do does did have has had will would can could should may might must not no all any some one ones thing things "
+    "stuff get got go going lot lots much more most less way".split()
+)
+
+
+def _usable(phrase: str) -> bool:
+    if not phrase or len(phrase) < 3 or _PRONOUN_ONLY.match(phrase) or "«" in phrase:
+        return False
+    return any(len(w) >= 3 and w not in _FUNCTION for w in re.findall(r"[a-z][a-z'-]*", phrase))
+
+
+def _negated_before(clause: str, start: int) -> bool:
+    window = clause[max(0, start - 24) : start]
+    return bool(NEGATORS.search(window)) and not re.search(
+        r"\b(?:not only|no doubt|never been happier)\b", window
+    )
+
+
+_REPORTED = re.compile(
+    r"\b(?:said|says|say|thinks|think|reckons|claims|told me|tells me|mentioned|insists|swears|wrote|writes|asked)\b"
+)
+
+
+def _someone_else(prefix: str) -> bool:
+    """The stance is someone else's: "my wife loves X", "the kids love X", "a chef who hates X", "mum said"."""
+    p = prefix.strip(" ,")
+    if not p:
+        return False
+    mine = re.search(r"\b(?:i|i'm|i've|i'd|we|we're|we've|we'd)\b", p)
+    if _YOU_SUBJECT.match(p) and not mine:
+        return True
+    if re.search(r"\b(?:who|which|that)\s*(?:\w+\s+)?$", p):  # a relative clause: its own subject
+        return not re.search(r"\b(?:i|we)\s+(?:\w+\s+)?$", p)
+    if _REPORTED.search(p) and not re.search(
+        r"\b(?:i|we) (?:said|say|think|told|mentioned|swear|wrote|asked)\b", p
+    ):
+        return True
+    if mine:
+        return False
+    return bool(
+        OTHER_SUBJECT.search(p)
+        or re.search(r"\b(?:he|she|they|[a-z]+'s)\s*$", p)
+        or re.search(
+            r"(?:^|\s)(?:the|my|our|his|her|their|a|an|some|most|many|lots of|these|those)\s+[a-z-]+(?:\s+[a-z-]+)?\s*$",
+            p,
+        )
+    )
+
+
+_NEG_VERB = re.compile(
+    r"(?<![\w'])(?:i|we)(?: really| just| absolutely| strictly| simply| generally| usually)? "
+    r"(?:will not|won't|don't|do not|never|refuse to|cannot|can't|no longer|would never|wouldn't|shouldn't|am not going to)"
+    r"(?: (?:ever|really|even|usually|eat|have|use))? (?P<verb>[a-z]{3,})(?![\w'])"
+)
+_NOT_STANCE_VERBS = frozenset(
+    "know think remember understand mind care see get have need want say mean believe recall forget "
+    "feel want wanna gonna got".split()
+)
+_PRACTICE = re.compile(
+    r"(?<![\w'])(?:i|we)(?: always| usually| only| mostly| strictly| religiously| now)? "
+    r"(?:follow|practi[cs]e|observe|maintain|stick to|keep to|am on|'m on|live by|swear by|rely on|go by)(?![\w'])"
+)
+_NEG_RELATIVE = re.compile(
+    r"^(?P<head>.{3,60}?)\s+(?:that|which|who)\s+(?:aren't|isn't|are not|is not|don't|doesn't|do not|does not|"
+    r"weren't|wasn't|never)\s+(?:\w+\s+)?(?P<core>.{3,})$"
+)
+_REASON = re.compile(
+    r"\s+(?:due to|because|because of|since|as i|as my|given|owing to|for health reasons|so that|so i)\b.*$"
+)
+_RELATIVE = re.compile(
+    r"^(?P<head>.{3,60}?)\s+(?:(?:that|which|who|where)\s+(?:\w+\s+)?(?:involves?|includes?|uses?|requires?|has|have|"
+    r"contains?|features?|needs?)|containing|with|using|involving|including|featuring|made (?:with|from|of)|full of)\s+"
+    r"(?P<core>.{3,})$"
+)
+
+
+def _cues(clause: str) -> list[tuple[int, int, int, int, str]]:
+    """Non-overlapping stance cues in a clause: (start, end, polarity, strength, where the thing is)."""
+    before, after = _tables()
+    found = []
+    for pattern, pol, strength in before:
+        found += [(m.start(), m.end(), pol, strength, "after") for m in pattern.finditer(clause)]
+    for pattern, pol, strength in after:
+        found += [
+            (m.start(), m.end(), pol, strength, "before") for m in pattern.finditer(clause) if m.start() > 2
+        ]
+    for m in _NEG_VERB.finditer(clause):
+        if m.group("verb") not in _NOT_STANCE_VERBS:
+            found.append((m.start(), m.end(), -1, 3, "after"))
+    found += [(m.start(), m.end(), 1, 2, "after") for m in _PRACTICE.finditer(clause)]
+    found.sort(key=lambda c: (c[0], -(c[1] - c[0])))
+    out: list[tuple[int, int, int, int, str]] = []
+    for cue in found:
+        if out and cue[0] < out[-1][1]:
+            continue
+        out.append(cue)
+    return out
+
+
+def _polarity(clause: str, start: int, end: int, pol: int, seg_start: int) -> int:
+    inside = clause[start:end]
+    if pol > 0 and NEGATORS.search(inside):
+        return -pol
+    window = clause[max(seg_start, start - 24) : start]
+    if NEGATORS.search(window) and not re.search(r"\b(?:not only|no doubt)\b", window):
+        return -pol
+    return pol
+
+
+def read_clause(clause: str, sentence: str) -> list[OpenPref]:
+    """Open preferences in one clause (normalised, the user's own words)."""
+    cues = _cues(clause)
+    out: list[OpenPref] = []
+    for i, (start, end, pol, strength, where) in enumerate(cues):
+        prev_end = cues[i - 1][1] if i else 0
+        next_start = cues[i + 1][0] if i + 1 < len(cues) else len(clause)
+        prefix = clause[prev_end:start]
+        if re.search(r"\bused to\s*$", clause[:start]):
+            continue  # a taste that is gone: the lexicon's update path reads it
+        if _someone_else(clause[:start]) or (THIRD_PERSON.match(clause[start:]) and _someone_else(prefix)):
+            continue
+        pol = _polarity(clause, start, end, pol, prev_end)
+        if where == "after":
+            thing = clause[end:next_start]
+            if _PRONOUN_ONLY.match(clean(thing)):
+                thing = _antecedent(clause[:start], out)
+        else:
+            thing = re.sub(
+                r"^(?:i think|i feel like|honestly|personally|i find that|i find|and|but)\s+",
+                "",
+                prefix.strip(),
+            )
+        out += _split_contrast(thing, pol, strength, sentence, "cue")
+    if not cues:
+        pm = _PREDICATE.match(clause)
+        if pm:
+            obj = pm.group("obj") or pm.group("obj2") or ""
+            adj = pm.group("adj") or pm.group("adj3") or ""
+            phrase = clean(obj)
+            if adj and adj not in _NOT_ADJECTIVE and _usable(phrase):
+                at = pm.start("adj") if pm.group("adj") else pm.start("adj3")
+                negated = bool(NEGATORS.search(clause[:at]))
+                out.append(
+                    OpenPref(phrase, 0, 2, sentence, "predicate", adj, {"negated"} if negated else set())
+                )
+    return out
+
+
+def _antecedent(prefix: str, found: list[OpenPref]) -> str:
+    """What "it" or "them" stands for: the thing just named in this clause."""
+    if found:
+        return found[-1].phrase
+    pm = _PREDICATE.match(re.sub(r"\s+(?:and|but|so)\s*$", "", prefix.strip()))
+    if pm:
+        return pm.group("obj") or pm.group("obj2") or ""
+    return re.sub(r"^(?:i|we) \w+\s+", "", prefix.strip())
+
+
+def _split_contrast(rest: str, pol: int, strength: int, sentence: str, how: str) -> list[OpenPref]:
+    rest = _REASON.sub("", rest)
+    parts = _OVER.split(rest, maxsplit=1)
+    out = []
+    first = clean(parts[0])
+    if _usable(first):
+        out.append(OpenPref(first, pol, strength, sentence, how))
+        rel = _RELATIVE.match(first) or _NEG_RELATIVE.match(first)
+        if rel and _usable(clean(rel.group("core"))):
+            sign = (
+                -pol if rel.re is _NEG_RELATIVE else pol
+            )  # "avoid products that aren't vegan": vegan wanted
+            out.append(OpenPref(clean(rel.group("core")), sign, strength, sentence, how, tags={"core"}))
+    if len(parts) == 2:
+        second = clean(parts[1])
+        if _usable(second) and pol != 0:
+            out.append(OpenPref(second, -pol, max(1, strength - 1), sentence, "contrast"))
+    return out
+
+
+def options_offered(assistant_text: str) -> list[str]:
+    """The options an assistant's turn lists (numbered or bulleted lines), in order."""
+    found = [(m.group(1), m.group(2).strip()) for m in _OPTION_LINE.finditer(assistant_text)]
+    if len(found) < 2:
+        return []
+    return [text for _, text in found][:10]
+
+
+def _picked(user_text: str, options: list[str]) -> int | None:
+    m = _PICK.search(user_text)
+    if m:
+        word = (m.group(1) or m.group(2) or "").lower()
+        n = int(word) if word.isdigit() else _ORDINAL.get(word)
+        if n == -1:
+            return len(options) - 1
+        if n and 1 <= n <= len(options):
+            return n - 1
+    # by its words: the option sharing most content words with the reply (and clearly more than the rest)
+    said = set(re.findall(r"[a-z]{4,}", user_text.lower()))
+    overlaps = [len(said & set(re.findall(r"[a-z]{4,}", o.lower()))) for o in options]
+    ranked = sorted(range(len(options)), key=lambda i: -overlaps[i])
+    if overlaps[ranked[0]] >= 2 and overlaps[ranked[0]] >= 2 * overlaps[ranked[1]]:
+        return ranked[0]
+    return None
+
+
+def read_open(text: str, assistant_text: str = "") -> list[OpenPref]:
+    """Every open preference in a user's message (``assistant_text``: what the assistant said just before)."""
+    said = own_words(normalise(_unwrapped(text)))
+    out: list[OpenPref] = []
+    options = options_offered(assistant_text) if assistant_text else []
+    if options:
+        pick = _picked(said, options)
+        if pick is not None:
+            out.append(OpenPref(clean(normalise(options[pick])), 1, 2, said[:200], "choice"))
+            out += [
+                OpenPref(clean(normalise(o)), -1, 1, said[:200], "passed-over")
+                for i, o in enumerate(options)
+                if i != pick
+            ]
+    for sentence in sentences(said):
+        if sentence.endswith("?") and not re.match(r"^(?:i|we)\b", sentence):
+            continue
+        for _, clause in clauses(sentence):
+            out += read_clause(clause, sentence)
+        if any(p.sentence == sentence for p in out):
+            continue
+        for m in _FACT.finditer(sentence):
+            obj = clean(m.group("obj") or m.group("obj2") or m.group("obj3") or m.group("obj4") or "")
+            if _usable(obj) and not any(obj in p.phrase or p.phrase in obj for p in out):
+                out.append(OpenPref(obj, 1, 1, sentence, "fact"))
+    if (
+        assistant_text
+        and not options
+        and (DENY.search(said) or _DECLINE.match(said))
+        and len(said.split()) <= 20
+    ):
+        offer = _offer(normalise(assistant_text))
+        if offer:
+            out.append(OpenPref(offer, -1, 2, said[:200], "declined"))
+    return _dedupe(out)
+
+
+def _unwrapped(text: str) -> str:
+    """A message that is one quotation from end to end, with no one named, is the user's own words."""
+    s = text.strip()
+    if len(s) > 2 and s[0] in '"“' and s[-1] in '"”' and not re.search(r"[\"“”]", s[1:-1]):
+        return s[1:-1]
+    return text
+
+
+_DECLINE = re.compile(
+    r"^(?:(?:god|oh|hell|ugh|um|hmm|ah|gosh|lord|christ|jeez|urgh|eh)[,!.]?\s+)+(?:no|nope|nah|never|please no)\b"
+    r"|^(?:pass|hard pass|i'll pass|no chance|not a chance|not for me|not happening|absolutely not|definitely not)\b"
+)
+_OFFER = re.compile(
+    r"(?:how about|what about|shall i (?:book|get|order|add|put|pick|reserve|find|schedule)|should i (?:book|get|order|add)|"
+    r"would you like|do you want|want me to (?:book|get|order|add)|i (?:could|can) (?:book|get|order|suggest|recommend)|"
+    r"i'd (?:suggest|recommend)|maybe|perhaps|try) (?P<obj>[^?.!]{3,80})"
+)
+
+
+def _offer(assistant_text: str) -> str:
+    m = _OFFER.search(assistant_text)
+    return clean(m.group("obj")) if m else ""
+
+
+def _dedupe(prefs: list[OpenPref]) -> list[OpenPref]:
+    seen: dict[tuple[str, int], OpenPref] = {}
+    for p in prefs:
+        key = (p.phrase, p.polarity)
+        if key not in seen or seen[key].strength < p.strength:
+            seen[key] = p
+    return list(seen.values())
+
+
+_KIND = {"choice": "chose", "passed-over": "rejected", "declined": "rejected"}
+_CONFIDENCE = {3: 0.8, 2: 0.65, 1: 0.5}
+
+
+_ASKS = re.compile(
+    r"\b(?:give me|make it|make that|set it to|keep it (?:at|to|under)|i want|i need|i'd like|i would like|i always|"
+    r"i usually|i normally|i prefer|i'd prefer|i'd rather|i like|let's do|let us do|go with|stick to|only)\b"
+)
+_NEXT_SPAN = re.compile(r"\bfor the (?:next|coming) (?:(\w+) )?(days?|weeks?|months?)\b")
+_SPAN_DAYS = {"day": 1, "week": 7, "month": 30}
+
+
+def _state_until(sentence: str, when: Any) -> Any:
+    """When a preference said about a passing state stops holding (None: it does not pass)."""
+    until, _ = state_end(sentence, when)
+    if until is not None:
+        return until
+    m = _NEXT_SPAN.search(sentence)
+    if m:
+        n = m.group(1)
+        count = int(n) if n and n.isdigit() else _WORD_NUMBERS.get(n or "", 1)
+        return when + timedelta(days=count * _SPAN_DAYS[m.group(2).rstrip("s")])
+    for state in STATES:
+        if re.search(state.trigger, sentence):
+            return when + timedelta(days=state.days)
+    return None
+
+
+_WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "few": 3, "couple": 2}
+
+
+def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> list[PreferenceEvent]:
+    """Ledger events for the open preferences of one user turn (dimension ``open``, value = the phrase)."""
+    if turn.role != "user" or not turn.text.strip():
+        return []
+    prefs = read_open(turn.text[:8000], assistant_text[:4000])
+    said = normalise(turn.text[:2000])
+    kind_all = "corrected" if CORRECTION.search(said) else "updated" if UPDATE.search(said) else "stated"
+    out = []
+    whole_end, _ = state_end(said, turn.time)
+    for p in prefs:
+        kind = _KIND.get(p.how, kind_all)
+        until = _state_until(p.sentence, turn.time)
+        if until is None and is_open_temporary(p.sentence):
+            until = turn.time + timedelta(days=OPEN_STATE_DAYS)
+        if until is None and _STATE_SENTENCE.search(p.sentence):
+            until = whole_end or turn.time + timedelta(days=OPEN_STATE_DAYS)
+        if until is not None and until <= turn.time:
+            until = None
+        if until is not None and kind == "stated":
+            kind = "state"
+        reason = f"open: {p.how}" + (f"; valence: {p.adjective}" if p.adjective else "")
+        if "negated" in p.tags:
+            reason += "; negated"
+        out.append(
+            PreferenceEvent(
+                dimension=OPEN,
+                value=p.phrase[:120],
+                kind=kind,
+                valid_from=turn.time,
+                polarity=p.polarity,
+                valid_until=until,
+                evidence=(turn.id,) if turn.id else (),
+                speaker="user",
+                confidence=_CONFIDENCE.get(p.strength, 0.5),
+                extractor=extractor,
+                subject=p.sentence[:200],
+                reason=reason,
+            )
+        )
+    for sentence in sentences(own_words(said)):
+        stance = bool(_cues(sentence)) or bool(_ASKS.search(sentence))
+        for q in quantities(sentence):
+            if q.op == "=" and not stance:
+                continue  # "convert 150 euros" is a question about an amount, not a wish for one
+            out.append(
+                PreferenceEvent(
+                    dimension=NUMBER_DIM,
+                    value=f"{q.unit}{q.op}{q.value:g}",
+                    kind=kind_all,
+                    valid_from=turn.time,
+                    evidence=(turn.id,) if turn.id else (),
+                    speaker="user",
+                    confidence=0.7,
+                    extractor=extractor,
+                    subject=sentence[:200],
+                    reason=f"amount: {q.span}",
+                )
+            )
+    return out
