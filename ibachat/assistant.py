@@ -26,7 +26,7 @@ from ibachat.actions import (
     rejection_events,
     save_pending,
 )
-from ibachat.redact import redact
+from ibachat.redact import redact, redact_value
 from memory.atomic import atomic_write_text
 from memory.errors import NotFound
 
@@ -153,7 +153,7 @@ class Assistant:
 
     def rename_session(self, session_id: str, title: str) -> None:
         titles = self._titles()
-        titles.setdefault(session_id, {"created": self.clock().isoformat()})["title"] = title
+        titles.setdefault(session_id, {"created": self.clock().isoformat()})["title"] = redact(title)[0]
         self._save_titles(titles)
 
     def delete_session(self, session_id: str) -> int:
@@ -161,6 +161,11 @@ class Assistant:
             return 0
         ids = [t.id for t in self.memory.session(session_id)]
         removed = self.memory.forget(ids) if ids else []
+        if removed:
+            from ibachat.commands.forgetting import scrub_history
+            from ibachat.repl import HISTORY_FILE
+
+            scrub_history(self.memory.home / HISTORY_FILE, [t.text for t in removed])
         titles = self._titles()
         titles.pop(session_id, None)
         self._save_titles(titles)
@@ -292,10 +297,11 @@ class Assistant:
             )
         else:
             answer = outcome.text or ""
+        answer, _ = redact(answer)  # a model's reply is stored under the same rule as the user's words
         assistant_turn = self._store(session_id, "assistant", answer)
         pending.clear()  # the answer is stored: the turn is complete
         if assistant_turn is not None and hasattr(plan, "to_dict"):
-            self.memory.plans.save(assistant_turn.id, plan.to_dict())
+            self.memory.plans.save(assistant_turn.id, redact_value(plan.to_dict())[0])
         return Reply(
             session_id=session_id,
             user_turn=user_turn,
@@ -339,11 +345,13 @@ class Assistant:
             edited = sorted(k for k in {*args, *proposed} if args.get(k) != proposed.get(k))
             reasons = {k: "your edit" if k in edited else old.get(k, "") for k in args}
             reply.proposal = {**reply.proposal, "arguments": args, "reasons": reasons, "edited": edited}
-        call = {"name": reply.proposal["name"], "arguments": args}
+        clean_args, _ = redact_value(args)  # an edited value may hold a secret: never stored
+        clean_result, _ = redact_value(result)
+        call = {"name": reply.proposal["name"], "arguments": clean_args}
         self._store(
             reply.session_id,
             "tool",
-            json.dumps({"call": call, "result": result}, ensure_ascii=False, default=str),
+            json.dumps({"call": call, "result": clean_result}, ensure_ascii=False, default=str),
             tool_call=call,
         )
         return result
@@ -359,7 +367,7 @@ class Assistant:
 
         if reply.proposal is None:
             raise NotFound("this reply proposed no action")
-        name, args = reply.proposal["name"], reply.proposal["arguments"]
+        name, args = reply.proposal["name"], redact_value(reply.proposal["arguments"])[0]
         described = ", ".join(f"{k} {v}" for k, v in args.items())
         clean = redact(reason)[0].strip() if reason else ""
         text = f"No, don't do that ({name}: {described})." + (f" {clean}" if clean else "")

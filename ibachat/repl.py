@@ -379,6 +379,9 @@ class Repl:
         else:
             raise IbachatError("say what to forget: /forget ID [ID...] or /forget last")
         removed = self.undo.forget_turns(ids)
+        from ibachat.commands.forgetting import scrub_history
+
+        scrub_history(self.assistant.memory.home / HISTORY_FILE, [t.text for t in removed])
         self.err.print(Text(f"forgot {len(removed)} turn(s); /undo takes it back", style="yellow"))
 
     def search(self, query: str) -> None:

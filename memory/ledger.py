@@ -5,6 +5,11 @@ append. A torn last line (a crash mid-write) is cut off when the ledger opens; a
 line elsewhere is reported as :class:`CorruptFile`. ``compact()`` rewrites the log as the
 current state through an atomic rename. The ledger is loaded lazily: constructing one
 touches no disk.
+
+Forgetting is total: ``forget_turns`` and ``remove`` rewrite the whole log (atomically)
+without the forgotten words, so no earlier line still holds them. A turn marked "never use"
+is muted (``mute``/``unmute`` ops, reversible): events resting only on muted turns are left
+out of every query, and muted turns are left out of the others' evidence.
 """
 
 from __future__ import annotations
@@ -110,6 +115,7 @@ class _State:
     events: dict[str, PreferenceEvent] = field(default_factory=dict)
     watermark: int = 0
     ops: int = 0
+    muted: set[int] = field(default_factory=set)
 
 
 class PreferenceLedger:
@@ -194,6 +200,10 @@ class PreferenceLedger:
             PreferenceLedger._drop(events, gone)
         elif kind == "seen":
             state.watermark = max(state.watermark, int(op["upto"]))
+        elif kind == "mute":
+            state.muted |= {int(t) for t in op["turns"]}
+        elif kind == "unmute":
+            state.muted -= {int(t) for t in op["turns"]}
         else:
             raise ValueError(f"unknown operation {kind!r}")
 
@@ -263,18 +273,52 @@ class PreferenceLedger:
             self._append([{"op": "pin", "id": event_id, "value": value}])
 
     def remove(self, event_id: str) -> None:
+        """Remove an event for good: the log is rewritten without it."""
         with self._lock:
+            self._writable()
             self.get(event_id)
-            self._append([{"op": "remove", "id": event_id}])
+            self._apply(self._load(), {"op": "remove", "id": event_id})
+            self.compact()
 
-    def forget_turns(self, turn_ids: Iterable[int]) -> int:
-        """Drop forgotten turns from every event's evidence; events left with none are removed."""
+    def forget_turns(self, turn_ids: Iterable[int], texts: Iterable[str] = ()) -> int:
+        """Drop forgotten turns from every event's evidence; events left with none are removed.
+
+        An event kept on other evidence loses its ``subject`` when those words came from a
+        forgotten text. The log is then rewritten, so the forgotten words are on disk nowhere.
+        Returns how many events were removed.
+        """
         with self._lock:
             ids = sorted({int(t) for t in turn_ids})
-            before = len(self._load().events)
+            if not ids:
+                return 0
+            self._writable()
+            state = self._load()
+            before = len(state.events)
+            touched = [e for e in state.events.values() if set(ids).intersection(e.evidence)]
+            self._apply(state, {"op": "forget", "turns": ids})
+            said = [" ".join(t.split()).casefold() for t in texts if t.strip()]
+            for event in touched:
+                if event.id in state.events and _quotes(event, said):
+                    event.subject = ""
+                    event.reason = ""
+            state.muted -= set(ids)
+            self.compact()
+            return before - len(state.events)
+
+    def mute_turns(self, turn_ids: Iterable[int], muted: bool = True) -> None:
+        """Leave these turns out of every query (``muted=False`` takes them back)."""
+        with self._lock:
+            ids = sorted({int(t) for t in turn_ids})
             if ids:
-                self._append([{"op": "forget", "turns": ids}])
-            return before - len(self._load().events)
+                self._append([{"op": "mute" if muted else "unmute", "turns": ids}])
+
+    @property
+    def muted_turns(self) -> frozenset[int]:
+        return frozenset(self._load().muted)
+
+    def _writable(self) -> None:
+        if self.readonly:
+            raise StoreLocked("the preference ledger is open read-only")
 
     def mark_seen(self, upto_turn_id: int) -> None:
         """Record that turns up to this id have been through extraction."""
@@ -301,6 +345,8 @@ class PreferenceLedger:
             ops += [{"op": "pin", "id": e.id, "value": True} for e in state.events.values() if e.pinned]
             if state.watermark:
                 ops.append({"op": "seen", "upto": state.watermark})
+            if state.muted:
+                ops.append({"op": "mute", "turns": sorted(state.muted)})
             self.folder.mkdir(parents=True, exist_ok=True)
             atomic_write_bytes(
                 self.path, b"".join(json.dumps(op).encode("utf-8") + b"\n" for op in ops), fsync=self.fsync
@@ -319,15 +365,23 @@ class PreferenceLedger:
             raise NotFound(f"no preference event {event_id!r}")
         return event
 
-    def all(self) -> list[PreferenceEvent]:
-        """Every event, superseded ones included, oldest first."""
-        return sorted(self._load().events.values(), key=lambda e: (e.valid_from, e.id))
+    def all(self, *, muted: bool = False) -> list[PreferenceEvent]:
+        """Every event, superseded ones included, oldest first; muted evidence left out
+        (``muted=True``: as stored, muted turns and the events resting on them included)."""
+        state = self._load()
+        events = state.events.values()
+        if state.muted and not muted:
+            events = [kept for e in events if (kept := _unmuted(e, state.muted)) is not None]
+        return sorted(events, key=lambda e: (e.valid_from, e.id))
 
     def is_superseded(self, event: PreferenceEvent, as_of: datetime) -> bool:
         """True if a replacing event already existed at ``as_of``."""
         if event.pinned or not event.superseded_by:
             return False
-        newer = self._load().events.get(event.superseded_by)
+        state = self._load()
+        newer = state.events.get(event.superseded_by)
+        if newer is not None and state.muted and _unmuted(newer, state.muted) is None:
+            return False  # what replaced it is muted: the older words count again
         return newer is not None and newer.valid_from <= as_of
 
     def active(self, as_of: datetime, *, dimensions: Iterable[str] | None = None) -> list[PreferenceEvent]:
@@ -356,6 +410,23 @@ class PreferenceLedger:
     def close(self) -> None:
         with self._lock:
             self._state = None
+
+
+def _unmuted(event: PreferenceEvent, muted: set[int]) -> PreferenceEvent | None:
+    """The event as seen without muted turns: None if it rests on them alone."""
+    if not muted.intersection(event.evidence):
+        return event
+    left = tuple(t for t in event.evidence if t not in muted)
+    return replace(event, evidence=left) if left else None
+
+
+def _quotes(event: PreferenceEvent, said: list[str]) -> bool:
+    """Whether the event's displayed words come from one of these (normalised) texts."""
+    for words in (event.subject, event.reason):
+        norm = " ".join(words.split()).casefold()
+        if norm and any(norm in text or text in norm for text in said):
+            return True
+    return False
 
 
 def copy_event(event: PreferenceEvent, **changes: Any) -> PreferenceEvent:

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from memory.vector import VectorIndex
 
 NEVER_USE = "never_use"
+QUERY_MEMO = 4096  # query vectors kept in RAM
+FORGET_UNDO = "forget-undo.json"  # what the last `memory forget` removed, for a short window
 SAVE_EVERY = 1000
 # Reciprocal rank fusion constant. The usual 60 flattens ranks over 30-deep lists so that a
 # weak list drags a strong one down; on LoCoMo (MiniLM, 3 conversations, 495 questions)
@@ -74,6 +76,7 @@ class Memory:
             ensure_private_dir(self.home)
             self._lock.acquire()
             clean_temporaries(self.home)  # a killed writer's half-written files
+            drop_expired_undo(self.home)
         try:
             self.store = TurnStore(self.home / "turns", readonly=readonly, fsync=fsync, repair=repair)
         except BaseException:
@@ -87,6 +90,7 @@ class Memory:
         self._lexical: LexicalIndex | None = None
         self._ledger: PreferenceLedger | None = None
         self._unsaved = 0
+        self._query_vectors: dict[str, np.ndarray] = {}  # RAM only, see embed_queries
         self.fsync = fsync
         self.last_reconcile: dict[str, int] = {}
         self.index_damage: list[str] = []  # what the last index load found wrong (and rebuilt)
@@ -227,9 +231,14 @@ class Memory:
         vectors, lexical = self._vectors, self._lexical
         assert vectors is not None and lexical is not None
         usable: dict[int, str] = {}
+        never: set[int] = set()
         for turn_id, rec in self.store.iter_records():
             if NEVER_USE not in rec.get("flags", ()):
                 usable[turn_id] = rec["text"]
+            else:
+                never.add(turn_id)
+        if never and not self.readonly and never - self.ledger.muted_turns:
+            self.ledger.mute_turns(never)  # flagged before the ledger learnt to mute
         report = {"added_vectors": 0, "removed_vectors": 0, "added_lexical": 0, "removed_lexical": 0}
         have_vec = {int(i) for i in vectors.ids()}
         have_lex = {int(i) for i in lexical.ids()}
@@ -351,17 +360,22 @@ class Memory:
         return turns
 
     def forget(self, ids: Iterable[int]) -> list[Turn]:
-        """Remove turns from the store, both indexes, the embedding cache and the ledger."""
+        """Remove turns from everything derived from them: store, indexes, embedding cache,
+        ledger (rewritten without their words) and saved plans (theirs, and others' quoting them).
+        """
         removed = self.store.delete(ids)
         if not removed:
             return []
         gone = [t.id for t in removed]
+        texts = [t.text for t in removed]
         vectors, lexical = self._indexes()
         vectors.remove(gone)
         lexical.remove(gone)
-        self.cache.forget_texts({t.text for t in removed})
-        self.ledger.forget_turns(gone)
-        self.plans.forget(gone)
+        self.cache.forget_texts(set(texts))
+        for text in texts:
+            self._query_vectors.pop(text, None)
+        self.ledger.forget_turns(gone, texts)
+        self.plans.forget(gone, texts)
         self.save_indexes()
         return removed
 
@@ -370,6 +384,7 @@ class Memory:
         turn = self.get(turn_id)
         flags = set(turn.flags) | {NEVER_USE} if never else set(turn.flags) - {NEVER_USE}
         turn = self.store.set_flags(turn_id, flags)
+        self.ledger.mute_turns([turn_id], never)
         vectors, lexical = self._indexes()
         if never:
             vectors.remove([turn_id])
@@ -405,7 +420,29 @@ class Memory:
         return same[max(0, pos - before) : pos] + same[pos + 1 : pos + 1 + after]
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
-        return self.cache.embed_with(self.embedder, texts)
+        """Query vectors: read from the cache, but a query's own vector is kept in RAM only.
+
+        Queries are what the user is asking now (an incognito message, a turn about to be
+        forgotten); writing their vectors to disk would keep a trace of them.
+        """
+        import numpy as np
+
+        out = np.empty((len(texts), self.embedder.ndim), dtype=np.float32)
+        known = self.cache.get_many(texts)
+        missing = list(
+            dict.fromkeys(t for t, v in zip(texts, known) if v is None and t not in self._query_vectors)
+        )
+        if missing:
+            fresh = np.asarray(self.embedder.embed_batch(missing), dtype=np.float32)
+            if len(self._query_vectors) + len(missing) > QUERY_MEMO:
+                self._query_vectors.clear()
+            self._query_vectors.update(zip(missing, fresh))
+            extra = dict(zip(missing, fresh))
+        else:
+            extra = {}
+        for i, (text, vec) in enumerate(zip(texts, known)):
+            out[i] = vec if vec is not None else self._query_vectors.get(text, extra.get(text))
+        return out
 
     def vectors(self, ids: Sequence[int]) -> np.ndarray:
         vectors, _ = self._indexes()
@@ -508,3 +545,18 @@ class Memory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def drop_expired_undo(home: Path, now: float | None = None) -> bool:
+    """Remove the forget-undo file once its window is over (or when it cannot be read)."""
+    path = Path(home) / FORGET_UNDO
+    try:
+        expires = float(json.loads(path.read_text("utf-8")).get("expires", 0))
+    except FileNotFoundError:
+        return False
+    except (OSError, ValueError, TypeError, AttributeError, UnicodeDecodeError):
+        expires = 0.0
+    if expires >= (time.time() if now is None else now):
+        return False
+    path.unlink(missing_ok=True)
+    return True

@@ -79,6 +79,7 @@ class TurnStore:
         self._first_ids: list[int | None] = []
         self._manifest: dict[str, dict[str, Any]] = {}
         self._manifest_dirty = False
+        self._wrote = False  # a store only read from leaves the manifest as it found it
         self.damage: list[dict[str, Any]] = []  # damaged or missing segments, left out of every read
         self._scan()
         if self.damage and not readonly and not repair:
@@ -287,6 +288,7 @@ class TurnStore:
         """Append turns; each segment touched is written once (one fsync per segment)."""
         if self.readonly:
             raise BadInput("the store is open read-only")
+        self._wrote = True
         clean = [self.normalise(r) for r in records]
         turns: list[Turn] = []
         next_id = self.next_id()
@@ -324,6 +326,7 @@ class TurnStore:
         """
         if self.readonly:
             raise BadInput("the store is open read-only")
+        self._wrote = True
         clean = [self.normalise(r) for r in records]
         if not clean:
             return []
@@ -407,7 +410,7 @@ class TurnStore:
         return self.get(turn_id)
 
     def close(self) -> None:
-        if self._segments and not self.readonly:
+        if self._segments and not self.readonly and self._wrote:
             for index in range(len(self._segments) - 1):
                 self._stats(index)
             self._save_manifest()

@@ -232,7 +232,13 @@ class VectorIndex:
                 in_graph = [key for key in gone if key not in self._pending]
                 self._pending.difference_update(gone)
                 if in_graph:
-                    self._graph.remove(np.asarray(in_graph, dtype=np.uint64))
+                    keys = np.asarray(in_graph, dtype=np.uint64)
+                    self._graph.remove(keys)
+                    # usearch keeps a removed vector in its slot (and in the saved file) until the
+                    # slot is reused: overwrite the freed slots with a constant and remove that, so
+                    # a forgotten turn's vector is in no file
+                    self._graph.add(keys, np.ones((len(keys), self.ndim), dtype=np.float32))
+                    self._graph.remove(keys)
             self.dirty = True
         return len(gone)
 

@@ -257,6 +257,8 @@ class Planner:
         out: list[Turn] = []
         size = 0
         for turn in self.memory.iter_turns(newest_first=True, until=now):
+            if "never_use" in turn.flags:
+                continue  # marked "never use": not even in the pasted history
             size += len(turn.text)
             if size > FULL_HISTORY_CHARS:
                 break

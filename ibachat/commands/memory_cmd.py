@@ -146,25 +146,58 @@ def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) ->
 @click.option("--session", help="Forget every turn of this session.")
 @click.option("--since", help="Forget turns at or after this time (with --until for a range).")
 @click.option("--until", help="Forget turns at or before this time.")
-@click.option("--yes", "-y", is_flag=True, help="Do not ask before forgetting many turns.")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask (needed when stdin is not a terminal).")
+@click.option("--undo", is_flag=True, help="Restore what the last forget removed (within 10 minutes).")
+@click.option("--no-undo", "no_undo", is_flag=True, help="Keep no undo copy: gone at once.")
 @click.pass_obj
-def forget(obj: dict[str, Any], ids: tuple[int, ...], session, since, until, yes: bool) -> None:
-    """Forget turns for real: from the store, both indexes, the embedding cache and the ledger."""
+def forget(obj: dict[str, Any], ids: tuple[int, ...], session, since, until, yes, undo, no_undo) -> None:
+    """Forget turns for real: store, indexes, caches, ledger, plans and line history."""
+    from ibachat.commands import forgetting
+
+    if undo:
+        if ids or session or since or until:
+            raise click.UsageError("--undo takes no turns: it restores the last forget")
+        with open_memory(obj) as mem:
+            item = forgetting.take_undo(mem.home)
+            if item is None:
+                raise click.ClickException(
+                    "nothing to undo (the last forget is over 10 minutes old, or none)"
+                )
+            new = forgetting.restore(mem, item)
+        err_console().print(f"restored {len(new)} turn(s) as " + ", ".join(f"#{i}" for i in new))
+        return
     if not ids and not session and not since and not until:
         raise click.UsageError("say what to forget: turn ids, --session, or --since/--until")
     with open_memory(obj) as mem:
         targets = set(ids)
+        unknown = sorted(i for i in targets if i not in {t.id for t in mem.get_many(targets)})
+        if unknown:
+            raise click.ClickException(
+                "no turn " + ", ".join(f"#{i}" for i in unknown) + " (ibachat memory show lists them)"
+            )
         if session or since or until:
             targets |= {t.id for t in mem.iter_turns(session=session, since=_time(since), until=_time(until))}
         if not targets:
-            err_console().print("nothing matches; nothing forgotten")
-            return
-        if len(targets) > 3 and not yes:
+            raise click.ClickException("no turn matches those filters; nothing forgotten")
+        if not yes:
             if not sys.stdin.isatty():
-                raise click.UsageError(f"this would forget {len(targets)} turns; add --yes to confirm")
-            click.confirm(f"Forget {len(targets)} turns for good?", abort=True)
-        removed = mem.forget(sorted(targets))
-        err_console().print(f"forgot {len(removed)} turn(s)")
+                raise click.UsageError(f"this would forget {len(targets)} turn(s); add --yes to confirm")
+            if not click.confirm(f"Forget {len(targets)} turn(s) for good?", default=False, err=True):
+                raise click.ClickException("nothing forgotten")
+        from ibachat.repl import HISTORY_FILE
+        from ibachat.tui.undo import UndoBuffer
+
+        buffer = UndoBuffer(mem)
+        removed = buffer.forget_turns(sorted(targets))
+        forgetting.scrub_history(mem.home / HISTORY_FILE, [t.text for t in removed])
+        forgetting.drop_titles(mem, {t.session_id for t in removed})
+        note = ""
+        if not no_undo and buffer._items:
+            until_at = forgetting.save_undo(mem.home, buffer._items[-1])
+            note = f"; `ibachat memory forget --undo` restores them until {datetime.fromtimestamp(until_at):%H:%M}"
+        else:
+            forgetting.undo_path(mem.home).unlink(missing_ok=True)
+        err_console().print(f"forgot {len(removed)} turn(s){note}")
 
 
 @memory.command("export")

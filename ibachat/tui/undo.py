@@ -58,13 +58,13 @@ class UndoBuffer:
     def forget_turns(self, ids: list[int]) -> list[Turn]:
         """Forget turns for real (store, indexes, cache, ledger, plans), keeping them for undo."""
         wanted = set(ids)
-        events = [_copy(e) for e in self.memory.ledger.all() if wanted.intersection(e.evidence)]
+        events = [_copy(e) for e in self.memory.ledger.all(muted=True) if wanted.intersection(e.evidence)]
         plans = {i: plan for i in wanted if (plan := self.memory.plans.get(i)) is not None}
         removed = self.memory.forget(ids)
         if removed:
             gone_ids = {t.id for t in removed}
             # only events the forgetting removed outright come back; trimmed ones are still there
-            left = {e.id for e in self.memory.ledger.all()}
+            left = {e.id for e in self.memory.ledger.all(muted=True)}
             dropped = [e for e in events if e.id not in left]
             label = f"turn #{removed[0].id}" if len(removed) == 1 else f"{len(removed)} turns"
             plans = {i: p for i, p in plans.items() if i in gone_ids}
@@ -94,7 +94,7 @@ class UndoBuffer:
             self._restore_events(item)
         return item.label
 
-    def _restore_turns(self, item: Undoable) -> None:
+    def _restore_turns(self, item: Undoable) -> list[int]:
         records: list[dict[str, Any]] = []
         for turn in item.turns:
             rec = turn.to_record()
@@ -110,6 +110,7 @@ class UndoBuffer:
             from memory.ledger import copy_event
 
             self.memory.ledger.add_many(copy_event(e, superseded_by=None) for e in item.events)
+        return [turn.id for turn in item.turns]
 
     def _restore_events(self, item: Undoable) -> None:
         ledger = self.memory.ledger

@@ -129,7 +129,8 @@ def test_forget_a_turn_then_undo_restores_it_with_its_ledger_event_and_plan(memo
     assert [t.text for t in back] == ["no olives on my pizza", "noted"]
     assert [t.id for t in back] == [turns[0].id, turns[1].id]  # the same ids, not new ones
     assert back[0].flags == ("never_use",)
-    [event] = memory.ledger.all()
+    assert memory.ledger.all() == []  # back, and still muted: its turn is still "never use"
+    [event] = memory.ledger.all(muted=True)
     assert event.evidence == (back[0].id,) and event.polarity == -1
     assert memory.plans.get(back[1].id) == {"task": "t"}
     assert undo.undo() is None

@@ -3,7 +3,8 @@
 ``normalise`` lower-cases and spells out contractions, chat spellings ("luv", "pls",
 "defo", "n"), stretched words ("sooo") and sentiment emoji. ``own_words`` blanks what is
 someone else's: quoted speech of a few words or more, text after a report ("she wrote:")
-and pasted text after a request to work on it ("proofread this:"). ``clauses`` splits a
+and pasted text after a request to work on it ("proofread this:"); ``unquoted`` blanks, on the
+raw text, ">"-quoted e-mail lines, forwarded messages and fenced pastes. ``clauses`` splits a
 sentence where a new clause starts, and says how it joins the one before: a contrast
 (but, while, whereas, although, ";"), a condition (if, unless) and its consequence, or an
 addition (and, so, because) that brings a new subject.
@@ -86,6 +87,47 @@ _NAMED = re.compile(
 )
 MIN_QUOTED_WORDS = 4
 PLACEHOLDER = '"…"'
+
+
+# Quoted, forwarded and pasted blocks, recognised on the raw text (line structure intact):
+# "> " lines of an e-mail reply, what follows a forward or reply header, a fenced paste.
+_QUOTE_LINE = re.compile(r"^[ \t]*(?:>|&gt;)")
+_FORWARD_HEAD = re.compile(
+    r"^[ \t]*(?:-{2,}\s*(?:forwarded message|original message|weitergeleitete nachricht|"
+    r"urspr[üu]ngliche nachricht|message transf[ée]r[ée]|mensaje reenviado)\s*-{2,}|"
+    r"begin forwarded message:|anfang der weitergeleiteten nachricht:)",
+    re.IGNORECASE,
+)
+_REPLY_HEAD = re.compile(
+    r"^[ \t]*(?:on\b.{3,200}\bwrote|am\b.{3,200}\bschrieb\b.{0,120}|le\b.{3,200}\ba [ée]crit|"
+    r"el\b.{3,200}\bescribi[óo])\s*:\s*$",
+    re.IGNORECASE,
+)
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)")
+
+
+def unquoted(text: str) -> str:
+    """The raw ``text`` with quoted, forwarded and pasted blocks replaced by a placeholder.
+
+    Run before ``normalise`` (which joins lines): e-mail quoting is a matter of lines.
+    """
+    if ">" not in text and "\n" not in text and "&gt;" not in text:
+        return text
+    out: list[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+            line = PLACEHOLDER
+        elif fenced or _QUOTE_LINE.match(line):
+            line = PLACEHOLDER
+        elif _FORWARD_HEAD.match(line) or _REPLY_HEAD.match(line):
+            out.append(PLACEHOLDER)
+            break  # everything after a forward or reply header is the other person's
+        if line == PLACEHOLDER and out and out[-1] == PLACEHOLDER:
+            continue
+        out.append(line)
+    return "\n".join(out)
 
 
 @lru_cache(maxsize=1)

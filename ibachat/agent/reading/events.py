@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ibachat.agent.alignment.schema_map import tool_vocabulary
-from ibachat.agent.reading.clauses import own_words
+from ibachat.agent.reading.clauses import own_words, unquoted
 from ibachat.agent.reading.cues import AFFIRM, CLAIM, CORRECTION, DENY, ONE_OFF, UPDATE
 from ibachat.agent.reading.facts import (
     AVOID_WORDS,
@@ -84,6 +84,12 @@ def extract_events(
 MAX_ANALYSED_CHARS = 8000
 
 
+def _unquoted(turn: Turn) -> Turn:
+    """The turn without quoted, forwarded or fenced lines: someone else's words set nothing."""
+    text = unquoted(turn.text)
+    return turn if text == turn.text else dataclasses.replace(turn, text=text)
+
+
 def clipped(turn: Turn) -> Turn:
     if len(turn.text) <= MAX_ANALYSED_CHARS:
         return turn
@@ -94,7 +100,7 @@ def task_events(task: str, now: datetime, tool: dict[str, Any] | None = None) ->
     """What the request itself asks for (applies now, whatever its scope)."""
     turn = Turn(0, "task", "user", task[:MAX_ANALYSED_CHARS], now)
     events = _user_events(turn, None, tool_vocabulary(tool), "rules")
-    events += [e for e in open_events(turn, "", "rules") if e.dimension == OPEN]
+    events += [e for e in open_events(_unquoted(turn), "", "rules") if e.dimension == OPEN]
     return [
         with_changes(e, scope="general", evidence=(), reason="the task itself")
         for e in events
@@ -145,7 +151,7 @@ def _turn_events(
         return out
     prev = _previous(turn, earlier, context)
     assistant = next((t for t in reversed(prev) if t.role == "assistant"), None)
-    out += open_events(turn, assistant.text if assistant is not None else "", extractor)
+    out += open_events(_unquoted(turn), assistant.text if assistant is not None else "", extractor)
     if not _interesting(text, vocab):
         return out
     return out + _user_events(turn, (earlier, context), vocab, extractor)
@@ -273,7 +279,7 @@ def _other_subject(text: str) -> bool:
 def _user_events(
     turn: Turn, where: tuple[list[Turn], Context | None] | None, vocab: Any, extractor: str
 ) -> list[PreferenceEvent]:
-    text = own_words(normalise(turn.text))
+    text = own_words(normalise(unquoted(turn.text)))  # only the user's own words
     prev = _previous(turn, where[0], where[1]) if where is not None else []
     assistant = next((t for t in reversed(prev) if t.role == "assistant"), None)
     a_text = normalise(assistant.text) if assistant is not None else ""
@@ -295,7 +301,7 @@ def _user_events(
             mentions.append((m, sentence))
     for sentence in said:
         out += numbers(turn, sentence, extractor)
-    out += facts(turn, extractor)
+    out += facts(_unquoted(turn), extractor)  # casing kept, quotes out
     corrective = bool(CORRECTION.search(text)) or (assistant is not None and bool(DENY.search(text)))
     for m, sentence in mentions:
         if _name_not_wish(m, sentence, turn.text):
