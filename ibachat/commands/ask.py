@@ -30,7 +30,8 @@ def load_model(obj: dict[str, Any], spec: str | None = None) -> Any:
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for machines.")
 @click.option(
-    "--model", help="Chat model for this turn: auto | embedded | embedded:/path.gguf | ollama:NAME."
+    "--model",
+    help="Chat model for this turn: auto | embedded | embedded:/path.gguf | ollama:NAME | openai:NAME@URL.",
 )
 @click.pass_obj
 def ask(
