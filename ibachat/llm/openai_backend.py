@@ -67,6 +67,36 @@ def format_endpoints(endpoints: Sequence[Endpoint]) -> str:
     return ",".join(f"{e.name}@{e.url}" if e.name else e.url for e in endpoints)
 
 
+def endpoints_from_toml(path: str | os.PathLike[str], default_name: str = "") -> list[Endpoint]:
+    """Servers named in a small TOML file: ``model = "NAME"`` (optional) and ``[[server]]`` tables
+    with ``url`` and an optional ``model``. ConfigError, in one line, for anything else."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"cannot read the servers file {path}: {exc.strerror or exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"the servers file {path} is not TOML: {exc}") from exc
+    unknown = sorted(set(data) - {"model", "server"})
+    servers = data.get("server")
+    if unknown or not isinstance(servers, list) or not servers:
+        extra = f" (unknown keys: {', '.join(unknown)})" if unknown else ""
+        raise ConfigError(f'{path} must hold [[server]] tables with url = "http://HOST:PORT/v1"{extra}')
+    name = str(data.get("model") or default_name)
+    out = []
+    for number, server in enumerate(servers, 1):
+        if (
+            not isinstance(server, dict)
+            or not isinstance(server.get("url"), str)
+            or set(server) - {"url", "model"}
+        ):
+            raise ConfigError(f'{path}: server {number} needs url = "..." and at most model = "..."')
+        out.append(Endpoint(str(server.get("model") or name), _clean_url(server["url"])))
+    return out
+
+
 def _headers(api_key: str | None) -> dict[str, str]:
     key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY", "")
     return {"Authorization": f"Bearer {key}"} if key else {}
