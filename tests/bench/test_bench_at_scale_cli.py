@@ -1,0 +1,99 @@
+"""``ibachat bench`` options for running at scale: --executor, --address, --servers."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bench.cli import _servers_spec, bench
+from ibachat.errors import ConfigError
+from ibachat.llm.openai_backend import Endpoint, endpoints_from_toml, parse_endpoints
+
+MINI = Path(__file__).parent / "data" / "mini_suite.jsonl"
+
+
+def test_servers_file_names_the_servers(tmp_path):
+    servers = tmp_path / "servers.toml"
+    servers.write_text(
+        'model = "Qwen/Qwen3-4B"\n'
+        '[[server]]\nurl = "http://10.0.0.1:8000/v1"\n'
+        '[[server]]\nurl = "http://10.0.0.2:8000/v1/"\nmodel = "other"\n'
+    )
+    assert endpoints_from_toml(servers) == [
+        Endpoint("Qwen/Qwen3-4B", "http://10.0.0.1:8000/v1"),
+        Endpoint("other", "http://10.0.0.2:8000/v1"),
+    ]
+    spec = _servers_spec(servers, None)
+    assert spec == "openai:Qwen/Qwen3-4B@http://10.0.0.1:8000/v1,other@http://10.0.0.2:8000/v1"
+    assert parse_endpoints(spec.removeprefix("openai:")) == endpoints_from_toml(servers)
+    servers.write_text('[[server]]\nurl = "http://h:1/v1"\n')
+    assert _servers_spec(servers, "openai:qwen3") == "openai:qwen3@http://h:1/v1"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("model = 3 = 4", "is not TOML"),
+        ('model = "m"\n', "must hold [[server]] tables"),
+        ('[[server]]\nurl = "http://h/v1"\nport = 3\n', "server 1 needs url"),
+        ('hosts = []\n[[server]]\nurl = "http://h/v1"\n', "unknown keys: hosts"),
+        ('[[server]]\nurl = "h:8000"\n', "must start with http"),
+    ],
+)
+def test_a_bad_servers_file_is_one_line(tmp_path, text, message):
+    servers = tmp_path / "servers.toml"
+    servers.write_text(text)
+    with pytest.raises(ConfigError, match=message.replace("[", r"\[")) as err:
+        endpoints_from_toml(servers)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--address", "auto"], "--address names a Ray cluster: add --executor ray"),
+        (["--servers", "{servers}", "--model", "ollama:qwen3:4b"], "--servers lists OpenAI-compatible"),
+        (["--servers", "{missing}"], "cannot read the servers file"),
+        (["--executor", "dask"], "Invalid value for '--executor'"),
+    ],
+)
+def test_bad_options_are_one_line(tmp_path, args, message):
+    servers = tmp_path / "servers.toml"
+    servers.write_text('[[server]]\nurl = "http://127.0.0.1:9/v1"\n')
+    args = [a.format(servers=servers, missing=tmp_path / "none.toml") for a in args]
+    result = CliRunner().invoke(bench, ["run", "--data", str(MINI), "--out", str(tmp_path / "o"), *args])
+    assert result.exit_code != 0 and message in result.output, result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None, reason="needs the ray extra: pip install -e '.[ray]'"
+)
+def test_the_cli_runs_on_a_local_ray_cluster(tmp_path):
+    out = tmp_path / "out"
+    common = [
+        "run",
+        "--data",
+        str(MINI),
+        "--agent",
+        "none",
+        "--embedder",
+        "hash",
+        "--json",
+        "--out",
+        str(out),
+    ]
+    result = CliRunner().invoke(bench, [*common, "--executor", "ray", "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    [summary] = json.loads(result.stdout)
+    assert summary["executor"]["name"] == "ray" and summary["executor"]["workers_lost"] == 0
+    assert summary["ran"] == summary["tasks"] > 0
+    local = CliRunner().invoke(bench, [*common[:-1], str(tmp_path / "local")])
+    assert local.exit_code == 0, local.output
+    assert json.loads(local.stdout)[0]["soft"] == summary["soft"]
