@@ -11,7 +11,8 @@ embedder (its cache warmed by one unmeasured run, shared by every configuration)
   (``--model openai:smollm2-135m@http://127.0.0.1:PORT/v1``, 2 slots), ``--model-tasks`` tasks,
   one run per executor (each task is several model calls);
 - **overhead of the Ray path**: agent ``none`` (no memory, ~1 ms of work) on ``--overhead-tasks``
-  tasks with 1 Ray worker against ``--jobs 1``, fixed start-up cost removed by a 1-task run;
+  tasks with 1 Ray worker against ``--jobs 1``, fixed start-up cost removed by a 1-task run
+  (best of 3 each);
   and the cost of starting a local Ray cluster.
 
 The Ray runs use one local cluster (``ray.init(num_cpus=2)``, 127.0.0.1), started once and
@@ -44,6 +45,9 @@ from bench.runner import run_bench  # noqa: E402
 CONFIGS = (("local --jobs 1", "local", 1), ("local --jobs 2", "local", 2), ("ray, 2 workers", "ray", 2))
 
 
+USAGE: dict[str, dict[str, int]] = {}  # executor/jobs -> model calls and tokens of its last run
+
+
 def timed_run(tasks: list[dict[str, Any]], cache: Path, *, executor: str, jobs: int, **kwargs: Any) -> float:
     with tempfile.TemporaryDirectory(prefix="bench-ray-") as out:
         started = time.perf_counter()
@@ -53,6 +57,7 @@ def timed_run(tasks: list[dict[str, Any]], cache: Path, *, executor: str, jobs: 
         wall = time.perf_counter() - started
     if summary.errors:
         print(f"  warning: {summary.errors} task(s) failed in {executor}/{jobs}", file=sys.stderr)
+    USAGE[f"{executor}/{jobs}"] = summary.model
     return wall
 
 
@@ -72,6 +77,9 @@ def section(
             "wall_s": round(wall, 2),
             "tasks_per_min": per_minute(len(tasks), wall),
         }
+        usage = USAGE.get(f"{executor}/{jobs}") or {}
+        if usage.get("calls"):
+            rows[label]["model_per_task"] = {k: round(v / len(tasks), 1) for k, v in usage.items()}
         print(
             f"{name:6} {label:15} {rows[label]['tasks_per_min']:8.1f} tasks/min  (median {wall:.1f} s)",
             flush=True,
