@@ -15,11 +15,13 @@ is recorded once: only a returned result is recorded, and nothing is queued twic
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import tempfile
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 from bench.evaluate import score_error
@@ -68,11 +70,34 @@ def connect(ray: Any, address: str | None, workers: int) -> bool:
     return True
 
 
+HOME_PREFIX = "ibachat-ray-"
+
+
+def _remove_stale_homes() -> None:
+    """Homes of workers on this node that died without cleaning up (their pid is gone)."""
+    root = Path(tempfile.gettempdir())
+    for folder in root.glob(f"{HOME_PREFIX}*-*"):
+        pid = folder.name[len(HOME_PREFIX) :].split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class BenchActor:
     """One Ray worker: a ``Worker`` in a home of its own, keeping the memory of the current history."""
 
     def __init__(self, config: dict[str, Any], replica: int) -> None:
-        self._home = tempfile.TemporaryDirectory(prefix="ibachat-ray-")
+        _remove_stale_homes()
+        self._home = tempfile.TemporaryDirectory(prefix=f"{HOME_PREFIX}{os.getpid()}-")
         os.environ["IBACHAT_HOME"] = self._home.name
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         self.worker = Worker(RunConfig(**{**config, "replica": replica}), keep_memory=True)
@@ -114,22 +139,53 @@ class _Slot:
         return self.flying.pop(ref)
 
 
+class RayCluster:
+    """The cluster a run uses: joined (or started on 127.0.0.1) on construction, so that a missing
+    Ray or a wrong address fails in one line before the results file is touched; ``close()``
+    stops it when this object started it."""
+
+    def __init__(self, address: str | None, workers: int) -> None:
+        self.ray = _import_ray()
+        self.started = connect(self.ray, address, workers)
+
+    def run(
+        self,
+        config: RunConfig,
+        todo: Sequence[Mapping[str, Any]],
+        workers: int,
+        record: Callable[[dict[str, Any]], None],
+        *,
+        max_lost: int | None = None,
+    ) -> dict[str, Any]:
+        return run_on_ray(config, todo, workers, record, ray=self.ray, max_lost=max_lost)
+
+    def close(self) -> None:
+        if self.started:
+            self.started = False
+            self.ray.shutdown()
+
+
 def run_on_ray(
     config: RunConfig,
     todo: Sequence[Mapping[str, Any]],
     workers: int,
     record: Callable[[dict[str, Any]], None],
     *,
+    ray: Any = None,
     address: str | None = None,
     max_lost: int | None = None,
 ) -> dict[str, Any]:
     """Run ``todo`` on ``workers`` Ray actors, calling ``record(row)`` once per task, in the driver.
 
-    Returns the executor's counts for the run's meta line. More than ``max_lost`` dead workers
-    (default ``2 * workers + 2``) stop the run with an error; what was recorded stays.
+    ``ray`` is a connected Ray module (``RayCluster.ray``); without it this call joins
+    ``address`` (or starts a local cluster) and stops what it started. Returns the executor's
+    counts for the run's meta line. More than ``max_lost`` dead workers (default
+    ``2 * workers + 2``) stop the run with an error; what was recorded stays.
     """
-    ray = _import_ray()
-    started = connect(ray, address, workers)
+    started = False
+    if ray is None:
+        ray = _import_ray()
+        started = connect(ray, address, workers)
     limit = 2 * workers + 2 if max_lost is None else max_lost
     queue = deque(group_by_history(todo))
     stats: dict[str, Any] = {"histories": len(queue), "workers_lost": 0, "tasks_retried": 0}
@@ -138,7 +194,7 @@ def run_on_ray(
     slots: list[_Slot] = []
     owner: dict[Any, _Slot] = {}
     try:
-        slots = [_Slot(actor_class.remote(plain, i), i) for i in range(max(1, min(workers, len(queue))))]
+        slots = [_Slot(actor_class.remote(plain, i), i) for i in range(min(workers, len(queue)))]
         while queue or owner:
             for slot in slots:
                 while queue and len(slot.groups) < HOLD:

@@ -455,15 +455,25 @@ def run_bench(
     done_ids = {row["task_id"] for row in done_rows}
     todo = [t for t in tasks if t["id"] not in done_ids]
     start = time.perf_counter()
+    cluster = None
+    if executor == "ray":  # joined now: no Ray, or a wrong address, fails before the results file is touched
+        from bench.executor_ray import RayCluster
+
+        cluster = RayCluster(address, jobs)
     # built here even for a pool: a bad agent/model spec fails now, in one line, before any process starts
-    worker = Worker(
-        config,
-        agent=agent_impl,
-        llm=model if isinstance(model, LLM) else None,
-        judges=[j for j in judges if isinstance(j, LLM)] or None,
-        embedder=embedder if isinstance(embedder, Embedder) else None,
-    )
-    embedder_id = worker.embedder.model_id if worker.agent.uses_memory else config.embedder
+    try:
+        worker = Worker(
+            config,
+            agent=agent_impl,
+            llm=model if isinstance(model, LLM) else None,
+            judges=[j for j in judges if isinstance(j, LLM)] or None,
+            embedder=embedder if isinstance(embedder, Embedder) else None,
+        )
+        embedder_id = worker.embedder.model_id if worker.agent.uses_memory else config.embedder
+    except BaseException:
+        if cluster is not None:
+            cluster.close()
+        raise
     writer = _Appender(path)
     new_rows: list[dict[str, Any]] = []
     where = {"executor": executor, "address": address} if executor != "local" else {}
@@ -481,10 +491,8 @@ def run_bench(
                 if on_result:
                     on_result(row)
 
-            if executor == "ray":
-                from bench.executor_ray import run_on_ray
-
-                stats.update(run_on_ray(config, todo, jobs, record, address=address))
+            if cluster is not None:
+                stats.update(cluster.run(config, todo, jobs, record))
                 # the closing meta line: the same run, with what the executor went through
                 writer.write(
                     {**meta, "finished": datetime.now(UTC).isoformat(timespec="seconds"), "executor": stats}
@@ -496,6 +504,8 @@ def run_bench(
                 _run_pool(config, todo, jobs, record)
     finally:
         writer.close()
+        if cluster is not None:
+            cluster.close()
     _, all_rows = read_results(path)
     summary = _summary(config.label, path, tasks, todo, new_rows, all_rows, time.perf_counter() - start)
     summary.executor = stats

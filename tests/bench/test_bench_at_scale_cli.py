@@ -97,3 +97,15 @@ def test_the_cli_runs_on_a_local_ray_cluster(tmp_path):
     local = CliRunner().invoke(bench, [*common[:-1], str(tmp_path / "local")])
     assert local.exit_code == 0, local.output
     assert json.loads(local.stdout)[0]["soft"] == summary["soft"]
+
+
+def test_without_ray_the_ray_executor_is_one_line_and_writes_nothing(tmp_path, monkeypatch):
+    import sys
+
+    from bench.runner import run_bench
+    from bench.validate import load_suite
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the extra were not installed
+    with pytest.raises(ConfigError, match=r"^the Ray executor needs Ray: pip install 'ibachat\[ray\]'$"):
+        run_bench(load_suite(MINI), agent="none", executor="ray", out_dir=tmp_path, progress=False)
+    assert list(tmp_path.iterdir()) == []

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import jsonschema
 import pytest
@@ -211,3 +213,79 @@ def test_a_spec_without_a_server_is_one_line_at_the_cli(monkeypatch, capsys):
     assert err == (
         "ibachat: error: openai:qwen names no server: use openai:NAME@http://HOST:PORT/v1 or set OPENAI_BASE_URL\n"
     )
+
+
+class _Flaky(BaseHTTPRequestHandler):
+    """Answers 503 to the first request, then a stream with a tool call in fragments (logic only:
+    the real server above covers the real protocol; this covers retries and fragment joining)."""
+
+    hits: list[dict] = []
+
+    def do_POST(self):  # noqa: N802 - http.server's name
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).hits.append(body)
+        if len(self.hits) == 1:
+            data = json.dumps({"error": {"message": "loading model"}}).encode()
+            self.send_response(503)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        events = [
+            {"choices": [{"index": 0, "delta": {"content": "On it. "}}]},
+            {
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {
+                            "tool_calls": [
+                                {
+                                    "index": 0,
+                                    "id": "c1",
+                                    "type": "function",
+                                    "function": {"name": "set_timer", "arguments": '{"min'},
+                                }
+                            ]
+                        },
+                    }
+                ]
+            },  # fmt: skip
+            {
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {"tool_calls": [{"index": 0, "function": {"arguments": 'utes": 5}'}}]},
+                    }
+                ]
+            },
+            {"choices": [], "usage": {"prompt_tokens": 12, "completion_tokens": 7}},
+        ]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        for event in events:
+            self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+        self.wfile.write(b"data: [DONE]\n\n")
+
+    def log_message(self, *args):
+        pass
+
+
+def test_a_503_is_retried_and_streamed_tool_calls_are_joined():
+    _Flaky.hits = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        llm = OpenAILLM(f"m@http://127.0.0.1:{server.server_address[1]}/v1", retries=1)
+        timer = ToolSpec("set_timer", "Start a timer.", {"type": "object"})
+        reply = llm.complete(HELLO, tools=[timer])
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert len(_Flaky.hits) == 2 and _Flaky.hits[1]["tools"][0]["function"]["name"] == "set_timer"
+    assert reply.text == "On it. " and reply.tool_calls == [
+        {"name": "set_timer", "arguments": {"minutes": 5}}
+    ]
+    assert (reply.prompt_tokens, reply.completion_tokens) == (12, 7)
