@@ -24,7 +24,7 @@ import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -296,9 +296,14 @@ def _ms(start: float) -> float:
 _WORKER: Worker | None = None
 
 
-def _init_worker(config: RunConfig) -> None:
+def _init_worker(config: RunConfig, counter: Any = None) -> None:
+    """``counter`` (a shared int) numbers the pool's processes, so they spread over model servers."""
     global _WORKER
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    if counter is not None:
+        with counter.get_lock():
+            config = replace(config, replica=counter.value)
+            counter.value += 1
     _WORKER = Worker(config)
 
 
@@ -524,11 +529,12 @@ def _run_pool(
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
+    counter = context.Value("i", 0)
     queue = list(todo)[::-1]
     barren = 0  # pools in a row that died without finishing a task
     while queue:
         pool = ProcessPoolExecutor(
-            max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(config,)
+            max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(config, counter)
         )
         flying: dict[Future[dict[str, Any]], Mapping[str, Any]] = {}
         broken, finished_here = False, 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -109,3 +111,61 @@ def test_without_ray_the_ray_executor_is_one_line_and_writes_nothing(tmp_path, m
     with pytest.raises(ConfigError, match=r"^the Ray executor needs Ray: pip install 'ibachat\[ray\]'$"):
         run_bench(load_suite(MINI), agent="none", executor="ray", out_dir=tmp_path, progress=False)
     assert list(tmp_path.iterdir()) == []
+
+
+class _Counting(BaseHTTPRequestHandler):
+    """An OpenAI-style server that answers every chat request with one short streamed text and
+    counts what it got: for where the bench's model calls go, not for what they say. Requests
+    are answered in pairs (a barrier shared by both servers), so both workers must be calling:
+    one fast worker cannot take every task before the other has started."""
+
+    def do_POST(self):  # noqa: N802 - http.server's name
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.server.hits += 1
+        try:
+            self.server.pairs.wait()
+        except threading.BrokenBarrierError:
+            self.server.unpaired += 1
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        chunk = {"choices": [{"index": 0, "delta": {"content": "Noted."}}]}
+        self.wfile.write(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode())
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def two_servers():
+    servers = []
+    pairs = threading.Barrier(2, timeout=60)
+    for _ in range(2):
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
+        server.hits, server.unpaired, server.pairs = 0, 0, pairs
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+    yield servers
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("executor", ["local", "ray"])
+def test_model_calls_spread_over_the_servers(two_servers, tmp_path, executor):
+    if executor == "ray" and importlib.util.find_spec("ray") is None:
+        pytest.skip("needs the ray extra: pip install -e '.[ray]'")
+    from bench.runner import run_bench
+    from bench.validate import load_suite
+
+    urls = ",".join(f"http://127.0.0.1:{s.server_address[1]}/v1" for s in two_servers)
+    tasks = load_suite(MINI)
+    summary = run_bench(
+        tasks, agent="none", model=f"openai:m@{urls}", jobs=2, executor=executor, out_dir=tmp_path,
+        progress=False,
+    )  # fmt: skip
+    assert summary.ran == len(tasks) and summary.model["calls"] == len(tasks)
+    hits = [s.hits for s in two_servers]
+    assert sum(hits) == len(tasks) and hits == [len(tasks) // 2] * 2, hits  # one server per worker
+    assert not any(s.unpaired for s in two_servers)
