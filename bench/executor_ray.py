@@ -203,11 +203,12 @@ def run_on_ray(
             slot = owner[ref]
             try:
                 row = ray.get(ref)
-            except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError):
+            except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError) as exc:
                 _lost(ray, slot, owner, queue, record, stats)
                 if stats["workers_lost"] > limit:
                     raise IbachatError(
-                        f"{stats['workers_lost']} Ray workers died; stopping (finished tasks are recorded)"
+                        f"{stats['workers_lost']} Ray workers died; stopping (finished tasks are recorded); "
+                        f"the last: {_last_line(exc)}"
                     ) from None
                 slots[slots.index(slot)] = _Slot(actor_class.remote(plain, slot.replica), slot.replica)
                 continue
@@ -248,6 +249,12 @@ def _lost(
     stats["tasks_retried"] += len(again)
     for group in reversed(group_by_history(again)):
         queue.appendleft(group)
+
+
+def _last_line(exc: BaseException) -> str:
+    """The end of a Ray error's text: the worker's own exception, when it raised one."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return (lines[-1] if lines else type(exc).__name__)[:300]
 
 
 def _first_line(exc: BaseException) -> str:

@@ -319,7 +319,10 @@ class OpenAILLM(LLM):
         import httpx
 
         limits = httpx.Timeout(left, connect=min(left, CONNECT_TIMEOUT))
+        from ibachat.llm.ollama_backend import _ThinkStripper
+
         calls = _ToolCalls()
+        stripper = _ThinkStripper()  # a reasoning model's leading <think> block, when the server leaves it in
         prompt_tokens = completion_tokens = 0
         with httpx.Client(timeout=limits, headers=_headers(self.api_key)) as client:
             with client.stream("POST", f"{endpoint.url}/chat/completions", json=body) as response:
@@ -344,9 +347,12 @@ class OpenAILLM(LLM):
                         delta = choice.get("delta") or choice.get("message") or {}
                         if delta.get("tool_calls"):
                             calls.feed(delta["tool_calls"])
-                        text = delta.get("content")
+                        text = stripper.feed(delta.get("content") or "")
                         if text:
                             yield Chunk(text=text)
+        rest = stripper.flush()
+        if rest:
+            yield Chunk(text=rest)
         found = calls.calls()
         if found:
             yield Chunk(tool_calls=found)

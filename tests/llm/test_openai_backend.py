@@ -233,6 +233,8 @@ class _Flaky(BaseHTTPRequestHandler):
             self.wfile.write(data)
             return
         events = [
+            {"choices": [{"index": 0, "delta": {"content": "<think>a timer, 5"}}]},
+            {"choices": [{"index": 0, "delta": {"content": " min</think>\n"}}]},
             {"choices": [{"index": 0, "delta": {"content": "On it. "}}]},
             {
                 "choices": [
@@ -272,7 +274,7 @@ class _Flaky(BaseHTTPRequestHandler):
         pass
 
 
-def test_a_503_is_retried_and_streamed_tool_calls_are_joined():
+def test_a_503_is_retried_think_is_dropped_and_streamed_tool_calls_are_joined():
     _Flaky.hits = []
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
