@@ -103,6 +103,9 @@ class BenchActor:
         self.worker = Worker(RunConfig(**{**config, "replica": replica}), keep_memory=True)
         self.ident = {"node": socket.gethostname(), "pid": os.getpid(), "replica": replica}
 
+    def ready(self) -> dict[str, Any]:
+        return self.ident
+
     def run(self, task: dict[str, Any]) -> dict[str, Any]:
         row = self.worker.run(task)
         row["worker"] = self.ident
@@ -121,6 +124,7 @@ class _Slot:
         self.replica = replica
         self.flying: dict[Any, dict[str, Any]] = {}  # object ref -> task, in submission order
         self.groups: list[set[Any]] = []  # refs of each group given and not finished
+        self.ready = False  # started (its ``ready`` call returned): only then is it given work
 
     def give(self, group: Sequence[dict[str, Any]], owner: dict[Any, _Slot]) -> None:
         refs = set()
@@ -192,25 +196,41 @@ def run_on_ray(
     actor_class = ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)(BenchActor)
     plain = asdict(config)
     slots: list[_Slot] = []
-    owner: dict[Any, _Slot] = {}
+    owner: dict[Any, _Slot] = {}  # task call -> its worker
+    pings: dict[Any, _Slot] = {}  # ``ready`` call -> a worker not yet started
+
+    def start(replica: int) -> _Slot:
+        # a worker gets work only once it runs: one the cluster cannot place yet (no free CPU,
+        # an autoscaler still adding nodes) holds no tasks hostage meanwhile
+        slot = _Slot(actor_class.remote(plain, replica), replica)
+        pings[slot.handle.ready.remote()] = slot
+        return slot
+
+    dead = (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError)
     try:
-        slots = [_Slot(actor_class.remote(plain, i), i) for i in range(min(workers, len(queue)))]
+        slots = [start(i) for i in range(min(workers, len(queue)))]
         while queue or owner:
             for slot in slots:
-                while queue and len(slot.groups) < HOLD:
+                while slot.ready and queue and len(slot.groups) < HOLD:
                     slot.give(queue.popleft(), owner)
-            [ref], _ = ray.wait(list(owner), num_returns=1)
+            [ref], _ = ray.wait([*owner, *pings], num_returns=1)
+            if ref in pings:
+                slot = pings.pop(ref)
+                try:
+                    ray.get(ref)
+                    slot.ready = True
+                except dead as exc:  # it died starting (a node gone, ibachat missing there)
+                    stats["workers_lost"] += 1
+                    _stop_if_too_many(stats, limit, exc)
+                    slots[slots.index(slot)] = start(slot.replica)
+                continue
             slot = owner[ref]
             try:
                 row = ray.get(ref)
-            except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError) as exc:
+            except dead as exc:
                 _lost(ray, slot, owner, queue, record, stats)
-                if stats["workers_lost"] > limit:
-                    raise IbachatError(
-                        f"{stats['workers_lost']} Ray workers died; stopping (finished tasks are recorded); "
-                        f"the last: {_last_line(exc)}"
-                    ) from None
-                slots[slots.index(slot)] = _Slot(actor_class.remote(plain, slot.replica), slot.replica)
+                _stop_if_too_many(stats, limit, exc)
+                slots[slots.index(slot)] = start(slot.replica)
                 continue
             except ray.exceptions.RayTaskError as exc:  # the worker could not even score it
                 task = slot.flying[ref]
@@ -251,6 +271,14 @@ def _lost(
         queue.appendleft(group)
 
 
+def _stop_if_too_many(stats: Mapping[str, Any], limit: int, exc: BaseException) -> None:
+    if stats["workers_lost"] > limit:
+        raise IbachatError(
+            f"{stats['workers_lost']} Ray workers died; stopping (finished tasks are recorded); "
+            f"the last: {_last_line(exc)}"
+        ) from None
+
+
 def _last_line(exc: BaseException) -> str:
     """The end of a Ray error's text: the worker's own exception, when it raised one."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
@@ -266,6 +294,8 @@ def _shutdown(ray: Any, slots: Sequence[_Slot], started: bool) -> None:
     try:
         closing = []
         for slot in slots:
+            if not slot.ready:
+                continue  # never started: nothing to clean, and it would never answer
             try:
                 closing.append(slot.handle.close.remote())
             except ray.exceptions.RayError:

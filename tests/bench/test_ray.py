@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import os
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,14 @@ def test_resume_continues_a_local_run_on_ray(cluster, tasks, cache, local, tmp_p
     assert again.soft == pytest.approx(
         sum(r["soft"] for r in local["none"].values()) / len(local["none"]), abs=0.01
     )
+
+
+def test_a_worker_the_cluster_cannot_place_holds_no_tasks(cluster, tasks, tmp_path):
+    started = time.monotonic()
+    summary = run_bench(
+        tasks[:12], agent="none", embedder="hash", out_dir=tmp_path, progress=False, executor="ray", jobs=3,
+    )  # fmt: skip
+    _, rows = read_results(summary.results)
+    assert sorted(r["task_id"] for r in rows) == sorted(t["id"] for t in tasks[:12])
+    assert len({r["worker"]["replica"] for r in rows}) == 2  # 2 CPUs: the third worker never started
+    assert time.monotonic() - started < 30
