@@ -270,18 +270,23 @@ class OpenAILLM(LLM):
         import httpx
 
         deadline = time.monotonic() + timeout
-        attempt, failure = 0, None
-        while attempt <= self.retries:
+        failure: Exception | None = None
+        # every server once (failover, no pause), then the retries, with a growing pause
+        attempts = max(self.retries + 1, len(self.endpoints))
+        for attempt in range(attempts):
             endpoint = self.endpoints[attempt % len(self.endpoints)]
-            if attempt:
+            if attempt >= len(self.endpoints):
                 time.sleep(min(0.25 * 2**attempt, max(0.0, deadline - time.monotonic())))
-            attempt += 1
             left = deadline - time.monotonic()
             if left <= 0:
                 break
             started = False
             try:
                 body = dict(request, model=self._name_for(endpoint, left))
+            except ModelUnavailable as exc:  # its /models did not answer: try the next
+                failure = exc
+                continue
+            try:
                 for chunk in self._attempt(endpoint, body, left, deadline):
                     started = True
                     yield chunk

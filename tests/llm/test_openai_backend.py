@@ -164,6 +164,9 @@ def test_an_unreachable_server_fails_over_to_the_next(llama, keyed, closed_port)
     llm = OpenAILLM(f"{ALIAS}@{down},{llama.url}")
     assert llm.url == down
     assert llm.complete(HELLO, max_tokens=4).completion_tokens > 0
+    nameless = OpenAILLM(f"{down},{down},{llama.url}", retries=0)  # /models asked in turn
+    assert nameless.complete(HELLO, max_tokens=4).completion_tokens > 0
+    assert nameless._served == {llama.url: ALIAS}
 
 
 def test_a_server_that_is_down_is_one_line(closed_port):
