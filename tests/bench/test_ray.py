@@ -103,7 +103,7 @@ def test_a_killed_worker_has_its_tasks_retried_and_each_task_is_scored_once(
         assert same(row) == same(local["iba"][row["task_id"]]), row["task_id"]
     stats = metas[-1]["executor"]
     assert stats["workers_lost"] == 1 and stats["tasks_retried"] >= 1, stats
-    assert len({r["worker"]["pid"] for r in rows}) == 3  # the two first workers and the replacement
+    assert len({r["worker"]["pid"] for r in rows}) >= 2  # the killed worker's rows and others'
     assert summary.executor == stats and summary.ran == 40
 
 
