@@ -97,13 +97,34 @@ def bench() -> None:
 )
 @click.option("--ablate", type=click.Choice(ABLATIONS), help="Switch off one part of the iba agent.")
 @click.option(
-    "--model", help="Chat model: ollama:NAME, embedded[:PATH.gguf] or auto. Default: no model (rule floor)."
+    "--model",
+    help="Chat model: ollama:NAME, embedded[:PATH.gguf], openai:NAME@URL[,URL...] or auto. "
+    "Default: no model (rule floor).",
+)
+@click.option(
+    "--servers",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A TOML file of OpenAI-compatible servers ([[server]] url=...); workers spread over them.",
 )
 @click.option("--embedder", help="Embedder spec (minilm, bge-m3, hash, ollama:NAME...). Default: minilm.")
 @click.option(
     "--judge", "judges", multiple=True, help="A judge model for judge checks (repeat for a panel, e.g. 3)."
 )
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (Ray: workers).",
+)
+@click.option(
+    "--executor",
+    type=click.Choice(("local", "ray")),
+    default="local",
+    show_default=True,
+    help="Where tasks run: here, or on Ray workers (pip install 'ibachat[ray]').",
+)
+@click.option("--address", help="Ray cluster: auto or ray://HOST:PORT. Default: start one on this machine.")
 @click.option("--resume", is_flag=True, help="Continue the results in --out, skipping finished tasks.")
 @click.option(
     "--out",
@@ -124,9 +145,12 @@ def run(
     agents: tuple[str, ...],
     ablate: str | None,
     model: str | None,
+    servers: Path | None,
     embedder: str | None,
     judges: tuple[str, ...],
     jobs: int,
+    executor: str,
+    address: str | None,
     resume: bool,
     out: Path | None,
     window_tokens: int | None,
@@ -140,6 +164,8 @@ def run(
     from memory.paths import ensure_private_dir, home
 
     agents = tuple(dict.fromkeys(agents or ("iba",)))
+    if servers is not None:
+        model = _servers_spec(servers, model)
     if ablate and "iba" not in agents:
         raise BadInput("--ablate switches off part of the iba agent: add --agent iba")
     if data is None:
@@ -173,6 +199,8 @@ def run(
             embedder=embedder,
             judges=list(judges),
             jobs=jobs,
+            executor=executor,
+            address=address,
             out_dir=out,
             resume=resume,
             progress=not quiet and not as_json,
@@ -204,6 +232,23 @@ def run(
             f"soft {soft}, strict {strict}; {s.wall_s:.1f} s -> {s.results}"
         )
     print_report(build_report([s.results for s in summaries]), console)
+
+
+def _servers_spec(path: Path, model: str | None) -> str:
+    """``--servers FILE`` as an ``openai:`` spec; ``--model openai:NAME`` gives the default name."""
+    from ibachat.llm.openai_backend import endpoints_from_toml, format_endpoints
+    from ibachat.llm.select import parse_spec
+    from memory.errors import BadInput
+
+    name = ""
+    if model:
+        kind, arg = parse_spec(model)
+        if kind != "openai":
+            raise BadInput(
+                "--servers lists OpenAI-compatible servers: use it with --model openai:NAME or alone"
+            )
+        name = (arg or "").split("@", 1)[0]
+    return "openai:" + format_endpoints(endpoints_from_toml(path, name))
 
 
 @bench.command()

@@ -4,10 +4,17 @@ The results file (``<out>/<label>.jsonl``) starts with a ``meta`` line (agent, m
 config, git revision) and gets one ``task`` line per finished task, flushed and fsynced; it is
 never rewritten. ``resume`` skips the task ids already there (a torn last line from a kill is
 cut off, so that task runs again). A task that raises is recorded with score 0 and its error.
+
+Executors: ``local`` runs tasks here (``jobs`` processes); ``ray`` ships them to Ray workers
+(``bench/executor_ray.py``, imported only then), which append through the same writer here and
+close the file with a second ``meta`` line carrying the executor's counts (workers lost, tasks
+retried). ``resume`` works across executors: both skip the same finished task ids.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import platform
@@ -17,7 +24,7 @@ import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -32,6 +39,7 @@ from memory.errors import BadInput
 from memory.types import parse_time
 
 MAX_TEXT_CHARS = 4000  # of the agent's text kept in the results
+EXECUTORS = ("local", "ray")
 
 
 @dataclass
@@ -45,6 +53,7 @@ class RunConfig:
     judges: list[str] = field(default_factory=list)
     cache_dir: str | None = None  # shared embedding cache; default <home>/bench/embed-cache
     window_tokens: int | None = None
+    replica: int = 0  # this worker's index: spreads a multi-server model spec over its servers
 
     @property
     def label(self) -> str:
@@ -64,6 +73,7 @@ class RunSummary:
     wall_s: float
     timings_ms: dict[str, float] = field(default_factory=dict)  # totals of this run
     model: dict[str, int] = field(default_factory=dict)
+    executor: dict[str, Any] = field(default_factory=dict)  # name, workers; Ray: workers lost, retried
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -116,8 +126,34 @@ def _evidence_recall(
     return round(len(wanted.intersection(used)) / len(wanted), 4)
 
 
+def history_key(task: Mapping[str, Any]) -> str:
+    """Tasks with the same key have the same history, so one memory built from it serves them all."""
+    raw = json.dumps(task["history"], sort_keys=True, ensure_ascii=False, default=str).encode("utf-8")
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+@dataclass
+class _Kept:
+    """The memory of the last history a ``keep_memory`` worker built, and where it lives."""
+
+    key: str
+    folder: tempfile.TemporaryDirectory[str]
+    memory: Any
+    turn_ids: dict[tuple[str, int], int]
+
+    def close(self) -> None:
+        try:
+            self.memory.close()
+        finally:
+            self.folder.cleanup()
+
+
 class Worker:
-    """Builds the agent, embedder and judges once, then runs tasks one by one."""
+    """Builds the agent, embedder and judges once, then runs tasks one by one.
+
+    With ``keep_memory`` the memory built for a task's history is kept for the next task with the
+    same history (the agents only read it), so tasks grouped by history build it once.
+    """
 
     def __init__(
         self,
@@ -127,10 +163,14 @@ class Worker:
         llm: LLM | None = None,
         judges: Sequence[LLM] | None = None,
         embedder: Embedder | None = None,
+        keep_memory: bool = False,
     ) -> None:
         from memory.paths import home
 
         self.config = config
+        self.keep_memory = keep_memory
+        self._kept: _Kept | None = None
+        self.reused = False  # the last task ran on the memory kept from the task before
         cache = Path(config.cache_dir) if config.cache_dir else home() / "bench" / "embed-cache"
         self._embedder_arg = embedder
         self._cache_dir = cache
@@ -138,12 +178,12 @@ class Worker:
         if llm is None and config.model:
             from ibachat.llm.select import resolve_model
 
-            llm = resolve_model(config.model)
+            llm = resolve_model(config.model, replica=config.replica)
         self.llm = MeteredLLM(llm) if llm is not None else None
         if judges is None and config.judges:
             from ibachat.llm.select import resolve_model
 
-            judges = [resolve_model(spec) for spec in config.judges]
+            judges = [resolve_model(spec, replica=config.replica) for spec in config.judges]
         self.judges = [MeteredLLM(j) for j in judges or []]
         self.agent = agent or make_agent(
             config.agent, self.llm, ablate=config.ablate, window_tokens=config.window_tokens
@@ -170,23 +210,15 @@ class Worker:
         output = AgentOutput()
         memory = None
         turn_ids: dict[tuple[str, int], int] = {}
+        self.reused = False
         try:
-            with tempfile.TemporaryDirectory(prefix="ibachat-bench-") as tmp:
-                try:
-                    if self.agent.uses_memory:
-                        from ibachat.agent.ingest import ingest
-                        from memory.memory import Memory
-
-                        memory = Memory.open(Path(tmp) / "memory", embedder=self.embedder, fsync=False)
-                        turns = ingest(memory, history_records(task))
-                        turn_ids = dict(zip(_turn_keys(task), (t.id for t in turns), strict=True))
-                    timings["ingest"] = _ms(start)
-                    acted = time.perf_counter()
-                    output = self.agent.act(task, memory, now=parse_time(task["now"]))
-                    timings["planning"] = _ms(acted)
-                finally:
-                    if memory is not None:
-                        memory.close()
+            with contextlib.ExitStack() as stack:
+                if self.agent.uses_memory:
+                    memory, turn_ids = self._memory(task, stack)
+                timings["ingest"] = _ms(start)
+                acted = time.perf_counter()
+                output = self.agent.act(task, memory, now=parse_time(task["now"]))
+                timings["planning"] = _ms(acted)
             judged = time.perf_counter()
             score = evaluate_task(task, output, judges=self.judges)
             timings["judge"] = _ms(judged)
@@ -212,9 +244,49 @@ class Worker:
         if recall is not None:
             record["evidence_recall"] = recall
         record["timings_ms"] = {k: round(v, 3) for k, v in timings.items()}
+        if self.keep_memory and self.agent.uses_memory:
+            record["memory_reused"] = self.reused
         record["model"] = {k: int(usage[k]) for k in ("calls", "prompt_tokens", "completion_tokens")}
         record["model"]["judge_calls"] = int(sum(j.usage["calls"] for j in self.judges))
         return record
+
+    def _memory(
+        self, task: Mapping[str, Any], stack: contextlib.ExitStack
+    ) -> tuple[Any, dict[tuple[str, int], int]]:
+        """The task's history in a memory: fresh (closed by ``stack``), or the kept one."""
+        key = history_key(task) if self.keep_memory else ""
+        self.reused = self._kept is not None and self._kept.key == key
+        if self._kept is not None and self.reused:
+            return self._kept.memory, self._kept.turn_ids
+        self.close()
+        folder = tempfile.TemporaryDirectory(prefix="ibachat-bench-")
+        try:
+            from ibachat.agent.ingest import ingest
+            from memory.memory import Memory
+
+            memory = Memory.open(Path(folder.name) / "memory", embedder=self.embedder, fsync=False)
+        except BaseException:
+            folder.cleanup()
+            raise
+        kept = _Kept(key, folder, memory, {})
+        if not self.keep_memory:
+            stack.callback(kept.close)
+        try:
+            turns = ingest(memory, history_records(task))
+            kept.turn_ids = dict(zip(_turn_keys(task), (t.id for t in turns), strict=True))
+        except BaseException:
+            if self.keep_memory:
+                kept.close()
+            raise
+        if self.keep_memory:
+            self._kept = kept
+        return memory, kept.turn_ids
+
+    def close(self) -> None:
+        """Drop the kept memory, if any."""
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            kept.close()
 
 
 def _ms(start: float) -> float:
@@ -224,9 +296,14 @@ def _ms(start: float) -> float:
 _WORKER: Worker | None = None
 
 
-def _init_worker(config: RunConfig) -> None:
+def _init_worker(config: RunConfig, counter: Any = None) -> None:
+    """``counter`` (a shared int) numbers the pool's processes, so they spread over model servers."""
     global _WORKER
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    if counter is not None:
+        with counter.get_lock():
+            config = replace(config, replica=counter.value)
+            counter.value += 1
     _WORKER = Worker(config)
 
 
@@ -279,6 +356,7 @@ def _meta(
     suite: Mapping[str, Any] | None,
     jobs: int,
     embedder_id: str | None,
+    executor: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     return {
         "type": "meta",
@@ -290,7 +368,7 @@ def _meta(
         "embedder_id": embedder_id,
         "judges": list(config.judges),
         "suite": _suite_info(tasks, suite),
-        "config": {"jobs": jobs, "window_tokens": config.window_tokens},
+        "config": {"jobs": jobs, "window_tokens": config.window_tokens, **(executor or {})},
         "git_revision": git_revision(),
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "python": platform.python_version(),
@@ -336,16 +414,27 @@ def run_bench(
     window_tokens: int | None = None,
     agent_impl: Agent | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    executor: str = "local",
+    address: str | None = None,
 ) -> RunSummary:
     """Run ``agent`` over ``tasks``; see the module docstring. Objects (an LLM, an Embedder,
-    ``agent_impl``) are for in-process runs; with ``jobs > 1`` pass specs, each worker loads its own."""
+    ``agent_impl``) are for in-process runs; with ``jobs > 1`` pass specs, each worker loads its own.
+
+    ``executor="ray"`` runs ``jobs`` Ray workers on the cluster at ``address`` (``auto``,
+    ``ray://HOST:PORT``; ``None`` starts a local one, or uses the one this process joined)."""
     if agent not in AGENTS:
         raise BadInput(f"unknown agent {agent!r}: use one of {', '.join(AGENTS)}")
     if jobs < 1:
         raise BadInput(f"jobs must be at least 1, got {jobs}")
+    if executor not in EXECUTORS:
+        raise BadInput(f"unknown executor {executor!r}: use one of {', '.join(EXECUTORS)}")
+    if address and executor != "ray":
+        raise BadInput("--address names a Ray cluster: add --executor ray")
     objects = [x for x in (model, embedder, agent_impl, *judges) if x is not None and not isinstance(x, str)]
-    if jobs > 1 and objects:
-        raise BadInput("with jobs > 1 pass model, embedder and judges as specs: each worker loads its own")
+    if (jobs > 1 or executor != "local") and objects:
+        raise BadInput(
+            "with jobs > 1 or Ray pass model, embedder and judges as specs: each worker loads its own"
+        )
     config = RunConfig(
         agent=agent,
         ablate=ablate,
@@ -372,19 +461,32 @@ def run_bench(
     done_ids = {row["task_id"] for row in done_rows}
     todo = [t for t in tasks if t["id"] not in done_ids]
     start = time.perf_counter()
+    cluster = None
+    if executor == "ray":  # joined now: no Ray, or a wrong address, fails before the results file is touched
+        from bench.executor_ray import RayCluster
+
+        cluster = RayCluster(address, jobs)
     # built here even for a pool: a bad agent/model spec fails now, in one line, before any process starts
-    worker = Worker(
-        config,
-        agent=agent_impl,
-        llm=model if isinstance(model, LLM) else None,
-        judges=[j for j in judges if isinstance(j, LLM)] or None,
-        embedder=embedder if isinstance(embedder, Embedder) else None,
-    )
-    embedder_id = worker.embedder.model_id if worker.agent.uses_memory else config.embedder
+    try:
+        worker = Worker(
+            config,
+            agent=agent_impl,
+            llm=model if isinstance(model, LLM) else None,
+            judges=[j for j in judges if isinstance(j, LLM)] or None,
+            embedder=embedder if isinstance(embedder, Embedder) else None,
+        )
+        embedder_id = worker.embedder.model_id if worker.agent.uses_memory else config.embedder
+    except BaseException:
+        if cluster is not None:
+            cluster.close()
+        raise
     writer = _Appender(path)
     new_rows: list[dict[str, Any]] = []
+    where = {"executor": executor, "address": address} if executor != "local" else {}
+    stats: dict[str, Any] = {"name": executor, "workers": jobs}
     try:
-        writer.write(_meta(config, tasks, suite, jobs, embedder_id))
+        meta = _meta(config, tasks, suite, jobs, embedder_id, where)
+        writer.write(meta)
         with progress_bar(progress, len(tasks), len(tasks) - len(todo), config.label) as advance:
 
             def record(row: dict[str, Any]) -> None:
@@ -395,15 +497,25 @@ def run_bench(
                 if on_result:
                     on_result(row)
 
-            if jobs == 1:
+            if cluster is not None:
+                stats.update(cluster.run(config, todo, jobs, record))
+                # the closing meta line: the same run, with what the executor went through
+                writer.write(
+                    {**meta, "finished": datetime.now(UTC).isoformat(timespec="seconds"), "executor": stats}
+                )
+            elif jobs == 1:
                 for task in todo:
                     record(worker.run(task))
             else:
                 _run_pool(config, todo, jobs, record)
     finally:
         writer.close()
+        if cluster is not None:
+            cluster.close()
     _, all_rows = read_results(path)
-    return _summary(config.label, path, tasks, todo, new_rows, all_rows, time.perf_counter() - start)
+    summary = _summary(config.label, path, tasks, todo, new_rows, all_rows, time.perf_counter() - start)
+    summary.executor = stats
+    return summary
 
 
 def _run_pool(
@@ -418,11 +530,12 @@ def _run_pool(
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
+    counter = context.Value("i", 0)
     queue = list(todo)[::-1]
     barren = 0  # pools in a row that died without finishing a task
     while queue:
         pool = ProcessPoolExecutor(
-            max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(config,)
+            max_workers=jobs, mp_context=context, initializer=_init_worker, initargs=(config, counter)
         )
         flying: dict[Future[dict[str, Any]], Mapping[str, Any]] = {}
         broken, finished_here = False, 0

@@ -20,7 +20,9 @@ class _Group(click.Group):
     cls=_Group, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]}
 )
 @click.version_option(__version__, "--version", prog_name="ibachat")
-@click.option("--model", help="Chat model: auto | embedded | embedded:/path/x.gguf | ollama:NAME.")
+@click.option(
+    "--model", help="Chat model: auto | embedded | embedded:/path/x.gguf | ollama:NAME | openai:NAME@URL."
+)
 @click.option(
     "--embedder", help="Embedder: minilm (offline default) | bge-m3[:path] | path:/folder | ollama:NAME."
 )

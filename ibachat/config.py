@@ -14,7 +14,7 @@ from memory.paths import config_file
 
 @dataclass
 class Config:
-    model: str = "auto"  # auto | embedded | embedded:/path.gguf | ollama:NAME
+    model: str = "auto"  # auto | embedded | embedded:/path.gguf | ollama:NAME | openai:NAME@URL
     embedder: str = "minilm"  # minilm | bge-m3[:path] | path:/folder | ollama:NAME | hash
     ollama_host: str = ""  # empty: the ollama client's default / OLLAMA_HOST
     theme: str = "dark"  # dark | light

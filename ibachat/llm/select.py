@@ -1,4 +1,5 @@
-"""Turn a model spec into a chat model: ``ollama:<name>``, ``embedded[:<path.gguf>]`` or ``auto``.
+"""Turn a model spec into a chat model: ``ollama:<name>``, ``embedded[:<path.gguf>]``,
+``openai:<name>@<url>`` (any OpenAI-compatible server; see ``openai_backend``) or ``auto``.
 
 Which spec applies (flag > ``IBACHAT_MODEL`` > config file > ``auto``) is the config layer's
 business; this module only reads a spec. ``auto`` picks Ollama when it answers with at least one
@@ -17,7 +18,10 @@ from ibachat.llm.embedded import MISSING_MODEL, EmbeddedLLM, default_model_path
 from ibachat.llm.ollama_backend import DEFAULT_MODEL, OllamaLLM, list_models, ollama_host
 
 AUTO = "auto"
-ACCEPTED = "auto, ollama:<name> (e.g. ollama:qwen3:4b), embedded, or embedded:/path/to/model.gguf"
+ACCEPTED = (
+    "auto, ollama:<name> (e.g. ollama:qwen3:4b), embedded, embedded:/path/to/model.gguf, "
+    "or openai:<name>@http://HOST:PORT/v1"
+)
 
 
 @dataclass
@@ -25,8 +29,8 @@ class Choice:
     """What a spec resolves to, and why (for ``doctor``)."""
 
     spec: str
-    backend: str  # ollama | embedded
-    model: str  # an Ollama model name, or a GGUF path ("" when none is installed)
+    backend: str  # ollama | embedded | openai
+    model: str  # an Ollama or served model name, or a GGUF path ("" when none is installed)
     host: str | None
     reason: str
     ready: bool  # the server answers and has the model, or the GGUF file exists
@@ -34,7 +38,11 @@ class Choice:
 
 
 def parse_spec(spec: str | None) -> tuple[str, str | None]:
-    """``("auto", None)``, ``("ollama", name)`` or ``("embedded", path or None)``; else ConfigError."""
+    """``("auto", None)``, ``("ollama", name)``, ``("embedded", path or None)`` or ``("openai", endpoints)``.
+
+    Anything else is a ConfigError. The endpoints text (``NAME@URL[,URL...]``) is read by
+    ``openai_backend.parse_endpoints``.
+    """
     text = (spec or AUTO).strip()
     kind, sep, rest = text.partition(":")
     kind = kind.lower()
@@ -49,6 +57,8 @@ def parse_spec(spec: str | None) -> tuple[str, str | None]:
         if sep and not rest:
             raise ConfigError(f"model spec {text!r} names no GGUF file; use one of: {ACCEPTED}")
         return "embedded", rest or None
+    if kind == "openai":
+        return "openai", rest
     raise ConfigError(f"unknown model spec {text!r}; use one of: {ACCEPTED}")
 
 
@@ -77,6 +87,8 @@ def choose(
     url = ollama_host(host)
     if kind == "embedded":
         return _embedded_choice(text, arg, "asked for the embedded model")
+    if kind == "openai":
+        return _openai_choice(text, arg, probe_timeout)
     if kind == "ollama":
         assert arg is not None
         try:
@@ -97,14 +109,47 @@ def choose(
     return Choice(text, "ollama", name, url, f"auto: Ollama answers at {url}; {name} is {why}", True)
 
 
+def _openai_choice(spec: str, arg: str | None, probe_timeout: float) -> Choice:
+    from ibachat.llm.openai_backend import list_models as served_models
+    from ibachat.llm.openai_backend import parse_endpoints
+
+    try:
+        endpoints = parse_endpoints(arg)
+    except ConfigError as exc:
+        return Choice(spec, "openai", "", None, "asked for an OpenAI-compatible server", False, str(exc))
+    first = endpoints[0]
+    urls = ", ".join(e.url for e in endpoints)
+    try:
+        ids = served_models(first.url, timeout=max(probe_timeout, 1.0))
+    except ModelUnavailable as exc:
+        return Choice(
+            spec, "openai", first.name, urls, "asked for an OpenAI-compatible server", False, str(exc)
+        )
+    name = first.name or (ids[0] if ids else "")
+    listed = f"it serves {', '.join(ids[:5]) or 'no listed model'}"
+    if first.name and ids and first.name not in ids:
+        listed += f" (not '{first.name}', which some servers accept anyway)"
+    return Choice(spec, "openai", name, urls, f"{first.url} answers; {listed}", True)
+
+
 def resolve_model(
-    spec: str | None, *, prefer: str | None = None, host: str | None = None, probe_timeout: float = 0.5
+    spec: str | None,
+    *,
+    prefer: str | None = None,
+    host: str | None = None,
+    probe_timeout: float = 0.5,
+    replica: int = 0,
 ) -> LLM:
     """The chat model for ``spec`` (``None`` means ``auto``); ``prefer`` is the Ollama name ``auto`` favours.
 
-    Nothing is loaded: the model connects or loads on its first ``chat``.
+    ``replica`` spreads instances over the servers of a multi-server ``openai:`` spec (a bench
+    worker passes its index). Nothing is loaded: the model connects or loads on its first ``chat``.
     """
     kind, arg = parse_spec(spec)
+    if kind == "openai":
+        from ibachat.llm.openai_backend import OpenAILLM
+
+        return OpenAILLM(arg, replica=replica)
     if kind == "ollama":
         return OllamaLLM(arg or DEFAULT_MODEL, host=host)
     if kind == "embedded":

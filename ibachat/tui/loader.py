@@ -75,7 +75,7 @@ def pick_model(config: Config) -> tuple[LLM | None, str | None]:
 
     kind, _ = parse_spec(config.model)
     host = config.ollama_host or None
-    if kind == "embedded":
+    if kind in ("embedded", "openai"):
         return resolve_model(config.model), None
     choice = choose(config.model, host=host)
     if choice.backend == "ollama" and choice.ready:
