@@ -116,7 +116,7 @@ _NOT_A_VERB = frozenset(
     "i i'm i've i'd i'll me my mine we we're we've our us you you're your he she they it it's its this that "
     "these those the a an some there here today yesterday tomorrow tonight last next my his her their if "
     "because since although though when while after before sorry unfortunately honestly actually really just "
-    "also still ugh oh ah well".split()
+    "also still ugh oh ah well never always don't dont not no".split()
 )
 _WORD = re.compile(r"[a-z]{3,}")
 ROUTE_MIN_SIM = 0.22
