@@ -157,8 +157,15 @@ def rank(
         Sc = Sc - 0.5 * np.where(pol[None, :] < 0, So, 0.0)  # "without X" is wanted: subtracting under pol -1
     # words: the wish's content words in the value; negated in the value turns an avoidance round
     lex = np.zeros((n, len(wishes)))
+    # the request's own words and words most candidates share are the topic, not what tells them apart
+    topic = content(task)
+    seen: dict[str, int] = {}
+    for v in vals:
+        for word in content(v):
+            seen[word] = seen.get(word, 0) + 1
+    topic |= {word for word, c in seen.items() if n >= 3 and c >= n / 2}
     for j, w in enumerate(wishes):
-        cw = content(w.phrase)
+        cw = content(w.phrase) - topic
         if not cw:
             continue
         for i, v in enumerate(vals):
@@ -236,11 +243,20 @@ def open_wishes(events: Sequence[Any], now: Any) -> list[Wish]:
 
 
 def settle(wishes: Sequence[Wish], embed: Embed) -> list[Wish]:
-    """Wishes whose polarity a judging word gives get it from that word's meaning; the rest pass."""
+    """Wishes whose polarity a judging word gives get it from that word's meaning; a wanted "non-tech
+    equipment" or "fragrance-free cream" also avoids what it is free of."""
     pending = [w for w in wishes if w.polarity == 0 and w.judged]
     for w, v in zip(pending, valence([w.judged for w in pending], embed)):
         w.polarity = -v if w.negated else v
-    return [w for w in wishes if w.polarity != 0]
+    out = [w for w in wishes if w.polarity != 0]
+    for w in list(out):
+        if w.polarity > 0:
+            free_of, _ = negated_words(w.phrase)
+            spans = [m.group(0) for m in _NEGATED.finditer(w.phrase.lower())]
+            if free_of and spans:
+                thing = re.sub(r"^(?:non|no|without|free of|free from|not|zero)[- ]|[- ]free$", "", spans[0])
+                out.append(Wish(thing, -1, w.weight * 0.8, w.sentence, w.key, when=w.when, kind=w.kind))
+    return out
 
 
 def content_wishes(
@@ -276,7 +292,7 @@ def param_text(name: str, schema: dict[str, Any]) -> str:
     return f"{words}: {desc}" if desc else words
 
 
-BEAR_MIN_SIM = 0.3
+BEAR_MIN_SIM = 0.22
 
 
 def bearing(about: str, labels: Sequence[str], wishes: Sequence[Wish], embed: Embed) -> list[Wish]:

@@ -93,7 +93,12 @@ STANCE_BEFORE: list[tuple[str, int, int]] = [
     ),
     (r"(?:gravitate|lean|leaning|drawn) (?:towards?|to)", 1, 2),
     (r"(?:prefer|rather|sooner) (?:not to|not)", -1, 3),
-    (r"(?:refuse|refuses|refused|refusing) to|(?:won't|will not|wouldn't|would never) (?:ever )?", -1, 3),
+    (
+        r"(?:(?:ethical |moral |strong )?objections? to|(?:i'm|i am|we're|we are) (?:strongly |firmly |totally )?(?:against|opposed to))",
+        -1,
+        3,
+    ),
+    (r"(?:refuse|refuses|refused|refusing) to|(?:won't|will not|wouldn't|would never)(?: ever)?", -1, 3),
     (r"(?:no|little|zero|any) (?:real )?interest (?:in|for)|(?:interest|interested) in", 1, 2),
     (
         r"(?:prioriti[sz]e|value|care (?:a lot )?about|insist on|look for|need|require|demand|seek|favou?r)"
