@@ -42,6 +42,7 @@ from ibachat.agent.retrieval.relevance import (
     Floors,
     Found,
     Relevance,
+    cued,
     floors_for,
     lexical_query,
 )
@@ -65,6 +66,8 @@ DEPTH_FACTOR = 3  # ... and at least DEPTH_FACTOR * budget
 FACET_K = 20  # hits read per generic facet
 POOL_FACTOR = 2  # the top POOL_FACTOR * budget candidates get their session context
 MIN_RELEVANCE = 0.05  # below this, a turn is not evidence whatever its cues
+STANDOUT_RANK = 10  # see ``_stands_out``
+STANDOUT_Z = 1.5
 
 
 def _ms(start: float) -> float:
@@ -157,8 +160,10 @@ def _search(memory: MemoryLike, subqueries: list[tuple[str, str]], qvecs: np.nda
     for (facet, query), vec in zip(subqueries, qvecs, strict=True):
         if is_anchored(facet):
             lexical = memory.search(lexical_query(query), depth, mode="lexical")
+            dense = memory.search(query, depth, mode="dense", vector=vec)
             found.bm25[facet] = {hit.id: hit.score for hit in lexical}
-            found.add(facet, memory.search(query, depth, mode="dense", vector=vec) + lexical)
+            found.dense[facet] = {hit.id: hit.score for hit in dense}
+            found.add(facet, dense + lexical)
         else:
             found.add(facet, memory.search(query, FACET_K, mode="hybrid", vector=vec))
     return found
@@ -233,7 +238,11 @@ def _deep(
     best_anchor = max(c.anchored for c in cands)
     best_lexical = max(c.lexical for c in cands)
     stats.update(best_dense=round(best_anchor, 3), best_lexical=round(best_lexical, 3))
-    if not _bears(best_anchor, best_lexical, floors) and not any(_stated_on_topic(c, floors) for c in cands):
+    if not (
+        _bears(best_anchor, best_lexical, floors)
+        or any(_stated_on_topic(c, floors) for c in cands)
+        or _stands_out(cands, found.dense.get("task", {}), floors)
+    ):
         return _empty(task, subqueries, stats, "nothing in memory bears on the task")
 
     t0 = time.perf_counter()
@@ -313,6 +322,26 @@ def _stated_on_topic(cand: Candidate, floors: Floors) -> bool:
     if cand.turn.role != "user" or cand.lexical <= 0 or cand.anchored < floors.item:
         return False
     return bool(set(detect_cues(cand.turn.text).labels) - {"time-bound", "habit"})
+
+
+def _stands_out(cands: list[Candidate], dense: dict[int, float], floors: Floors) -> bool:
+    """A statement of the user's own, with a preference cue, that the task's dense search
+    ranks among its first ``STANDOUT_RANK`` and whose cosine stands ``STANDOUT_Z`` spreads
+    above the list's median: a preference in other words than the task's ("what course should
+    I take?" against "I can't stand online classes") bears on it even below the cosine floor."""
+    import numpy as np
+
+    if len(dense) < 2 * STANDOUT_RANK:
+        return False
+    scores = np.array(sorted(dense.values(), reverse=True))
+    median, spread = float(np.median(scores)), float(scores[1:].std())
+    top = {i for i, _ in sorted(dense.items(), key=lambda p: -p[1])[:STANDOUT_RANK]}
+    for cand in cands:
+        if cand.turn.id not in top or cand.turn.role != "user":
+            continue
+        if dense[cand.turn.id] >= median + STANDOUT_Z * max(spread, 1e-6) and cued(cand.turn):
+            return True
+    return False
 
 
 def _rescorer(now: datetime, tool: dict[str, Any] | None) -> Callable[[Candidate], None]:
