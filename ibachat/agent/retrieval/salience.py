@@ -143,7 +143,7 @@ _CUE_PATTERNS: dict[str, list[str]] = {
         r"\b(?:works best for me|suits me|better for me|is a must|deal ?breaker|non-negotiable)\b",
         r"\b(?:can'?t|cannot|could not|couldn'?t) (?:stand|bear|handle|tolerate)\b",
         r"\b(?:hate|hated|detest|loathe|despise|dislike)\b",
-        r"\b(?:avoid|keep away from|steer clear of)\b",
+        r"\b(?:avoid|(?:keep|stay) (?:well )?away from|steer clear of)\b|\bterrif(?:y|ies) me\b",
         r"\b(?:please )?(?:always|never) (?:book|order|give|use|send|put|pick|choose|make|get|add)\b",
         r"\b(?:keep|make) (?:it|them|things|(?:\w+ ){1,4})(?:short|brief|concise|formal|casual|simple|friendly|polite|professional|detailed|light|plain)\b",
         r"\bfor me,? (?:should|must|need to|have to|has to)\b",
