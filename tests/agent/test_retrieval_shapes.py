@@ -134,3 +134,13 @@ def test_in_a_two_person_chat_the_named_speakers_turn_is_found(tmp_path, minilm)
             deep = [item.turn.id for item in deep_retrieve(mem, question, now=NOW, budget=3).items]
             assert ids[index] in deep or not best, (question, [mem.get(i).text for i in deep])
             assert ids[index] in [item.turn.id for item in deep_retrieve(mem, question, now=NOW).items]
+
+
+def test_a_lexical_list_that_matches_evenly_has_no_say():
+    from ibachat.agent.retrieval.relevance import lexical_say
+
+    assert lexical_say([2.0] * 30) == 0.0  # one common word, everywhere alike
+    assert lexical_say([9.0, 8.5, 8.0] + [1.0] * 27) == 1.0  # a word only three turns hold
+    assert lexical_say([5.0, 4.0]) == 1.0  # fewer hits than the rank looked at: the rest are zeros
+    assert lexical_say([]) == 0.0
+    assert 0.0 < lexical_say([4.0] * 9 + [3.2] * 21) < 1.0

@@ -66,8 +66,10 @@ DEPTH_FACTOR = 3  # ... and at least DEPTH_FACTOR * budget
 FACET_K = 20  # hits read per generic facet
 POOL_FACTOR = 2  # the top POOL_FACTOR * budget candidates get their session context
 MIN_RELEVANCE = 0.05  # below this, a turn is not evidence whatever its cues
+PROTECTED = 3  # the task's own best candidates that facets and cues never push out
+PROTECT_MIN = 0.15  # ... when at least this relevant to the task's own sub-queries
 STANDOUT_RANK = 10  # see ``_stands_out``
-STANDOUT_Z = 1.5
+STANDOUT_Z = 0.0
 
 
 def _ms(start: float) -> float:
@@ -253,6 +255,7 @@ def _deep(
         (strong[i], value)
         for i, value in select([c.score for c in strong], separate_calls(strong, matrix @ matrix.T), budget)
     ]
+    chosen = _keep_task_hits(chosen, strong)
     in_pool = {id(c) for c in pool}
     lacking = [c for c, _ in chosen if id(c) not in in_pool]
     near = neighbours(memory, [c.turn for c in lacking], now)
@@ -324,11 +327,36 @@ def _stated_on_topic(cand: Candidate, floors: Floors) -> bool:
     return bool(set(detect_cues(cand.turn.text).labels) - {"time-bound", "habit"})
 
 
+def _keep_task_hits(
+    chosen: list[tuple[Candidate, float]], strong: list[Candidate]
+) -> list[tuple[Candidate, float]]:
+    """The task's own ``PROTECTED`` best candidates (by relevance to the task's own sub-queries,
+    before any cue or facet) stay chosen: a turn that only a facet or a cue lifted takes the
+    place of none of them. A missing one replaces the lowest chosen turn that is not protected,
+    at that turn's place and value."""
+    ranked = sorted((c for c in strong if c.own >= PROTECT_MIN), key=lambda c: -c.own)
+    protected = {id(c) for c in ranked[:PROTECTED]}
+    have = {id(c) for c, _ in chosen}
+    out = list(chosen)
+    for cand in ranked[:PROTECTED]:
+        if id(cand) in have:
+            continue
+        spot = next((i for i in range(len(out) - 1, -1, -1) if id(out[i][0]) not in protected), None)
+        if spot is None:
+            break
+        out[spot] = (cand, out[spot][1])
+        cand.why.append("a best match of the task itself")
+        have.add(id(cand))
+    return out
+
+
 def _stands_out(cands: list[Candidate], dense: dict[int, float], floors: Floors) -> bool:
     """A statement of the user's own, with a preference cue, that the task's dense search
-    ranks among its first ``STANDOUT_RANK`` and whose cosine stands ``STANDOUT_Z`` spreads
-    above the list's median: a preference in other words than the task's ("what course should
-    I take?" against "I can't stand online classes") bears on it even below the cosine floor."""
+    ranks among its first ``STANDOUT_RANK`` (and whose cosine stands ``STANDOUT_Z`` spreads
+    above the list's median; 0 asks only that it be above it): a preference in other words
+    than the task's ("what course should I take?" against "I can't stand online classes")
+    bears on it even below the cosine floor. Tuned on PrefEval development topics, where a
+    positive ``STANDOUT_Z`` emptied evidence that the dense channel alone found."""
     import numpy as np
 
     if len(dense) < 2 * STANDOUT_RANK:
