@@ -263,6 +263,7 @@ def _deep(
         cand.context = near.get(cand.turn.id, [])
     items = [EvidenceItem(c.turn, round(value, 4), c.facets, c.why, c.context) for c, value in chosen]
     items += context_items(items, budget, now)
+    items += _task_backfill(items, distinct, found.dense.get("task", {}), budget)
     ms["select"] = _ms(t0)
     stats.update(kept=len(items), empty=not items)
     return Evidence(task, items, subqueries, stats)
@@ -347,6 +348,29 @@ def _keep_task_hits(
         out[spot] = (cand, out[spot][1])
         cand.why.append("a best match of the task itself")
         have.add(id(cand))
+    return out
+
+
+def _task_backfill(
+    items: list[EvidenceItem], distinct: list[Candidate], dense: dict[int, float], budget: int
+) -> list[EvidenceItem]:
+    """Budget that ranked items and their context left free goes to the task's own dense top
+    ``budget``, in its order: whatever the fusion judged too weak, Deep Retrieval never returns
+    less of that channel than it would. Each scores at most the item before it."""
+    if len(items) >= budget:
+        return []
+    have = {item.turn.id for item in items}
+    by_id = {c.turn.id: c for c in distinct}
+    last = items[-1].score if items else 1.0
+    out: list[EvidenceItem] = []
+    for turn_id in sorted(dense, key=lambda i: -dense[i])[:budget]:
+        cand = by_id.get(turn_id)
+        if cand is None or turn_id in have:
+            continue
+        if len(items) + len(out) >= budget:
+            break
+        last = min(last, round(max(cand.score, 0.0), 4))
+        out.append(EvidenceItem(cand.turn, last, cand.facets, [*cand.why, "a dense match of the task"], []))
     return out
 
 
