@@ -70,6 +70,8 @@ PROTECTED = 3  # the task's own best candidates that facets and cues never push 
 PROTECT_MIN = 0.15  # ... when at least this relevant to the task's own sub-queries
 STANDOUT_RANK = 10  # see ``_stands_out``
 STANDOUT_Z = 0.0
+FIRST_PERSON_RANK = 1  # ... or a plain first-person statement at the top of it
+FIRST_PERSON_Z = 3.0  # ... this many spreads above the median
 
 
 def _ms(start: float) -> float:
@@ -387,11 +389,18 @@ def _stands_out(cands: list[Candidate], dense: dict[int, float], floors: Floors)
         return False
     scores = np.array(sorted(dense.values(), reverse=True))
     median, spread = float(np.median(scores)), float(scores[1:].std())
-    top = {i for i, _ in sorted(dense.items(), key=lambda p: -p[1])[:STANDOUT_RANK]}
+    order = [i for i, _ in sorted(dense.items(), key=lambda p: -p[1])]
+    top, first = set(order[:STANDOUT_RANK]), set(order[:FIRST_PERSON_RANK])
     for cand in cands:
         if cand.turn.id not in top or cand.turn.role != "user":
             continue
-        if dense[cand.turn.id] >= median + STANDOUT_Z * max(spread, 1e-6) and cued(cand.turn):
+        z = (dense[cand.turn.id] - median) / max(spread, 1e-6)
+        if z >= STANDOUT_Z and cued(cand.turn):
+            return True
+        # a first-person statement (not a question) that the task's dense search puts first and
+        # far above the rest: "Crowds make me anxious" for "where should we go on Saturday?"
+        cues = detect_cues(cand.turn.text)
+        if cand.turn.id in first and z >= FIRST_PERSON_Z and cues.first_person and not cues.question:
             return True
     return False
 
