@@ -70,7 +70,7 @@ PROTECTED = 3  # the task's own best candidates that facets and cues never push 
 PROTECT_MIN = 0.15  # ... when at least this relevant to the task's own sub-queries
 STANDOUT_RANK = 10  # see ``_stands_out``
 STANDOUT_Z = 0.0
-FIRST_PERSON_RANK = 1  # ... or a plain first-person statement at the top of it
+FIRST_PERSON_RANK = 10  # ... or a plain first-person statement among its first this many
 FIRST_PERSON_Z = 3.0  # ... this many spreads above the median
 
 
@@ -397,7 +397,7 @@ def _stands_out(cands: list[Candidate], dense: dict[int, float], floors: Floors)
         z = (dense[cand.turn.id] - median) / max(spread, 1e-6)
         if z >= STANDOUT_Z and cued(cand.turn):
             return True
-        # a first-person statement (not a question) that the task's dense search puts first and
+        # a first-person statement (not a question) high in the task's dense search and
         # far above the rest: "Crowds make me anxious" for "where should we go on Saturday?"
         cues = detect_cues(cand.turn.text)
         if cand.turn.id in first and z >= FIRST_PERSON_Z and cues.first_person and not cues.question:
