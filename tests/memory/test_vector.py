@@ -272,3 +272,33 @@ def test_inserts_after_the_graph_is_built_are_buffered_searchable_removable_and_
         assert not again._pending  # a full buffer is merged at once
     finally:
         vector_module.PENDING_LIMIT = old
+
+
+def test_search_runs_on_one_blas_thread(monkeypatch):
+    from threadpoolctl import threadpool_info
+
+    import memory.vector as vector_module
+
+    seen: list[list[int]] = []
+    real = vector_module.blas_threads
+
+    def spy(limit: int = vector_module.BLAS_THREADS):
+        ctx = real(limit)
+
+        class Probe:
+            def __enter__(self):
+                ctx.__enter__()
+                # numpy's own BLAS does the product (torch may load another one later)
+                blas = [p for p in threadpool_info() if p["user_api"] == "blas" and "numpy" in p["filepath"]]
+                seen.append([p["num_threads"] for p in blas])
+
+            def __exit__(self, *exc):
+                return ctx.__exit__(*exc)
+
+        return Probe()
+
+    monkeypatch.setattr(vector_module, "blas_threads", spy)
+    index = VectorIndex(8)
+    index.add(range(50), np.random.default_rng(0).random((50, 8), dtype=np.float32))
+    assert index.search(np.ones(8, dtype=np.float32), 3)
+    assert seen and all(threads and threads == [1] * len(threads) for threads in seen)

@@ -42,6 +42,7 @@ from ibachat.agent.retrieval.relevance import (
     Floors,
     Found,
     Relevance,
+    cued,
     floors_for,
     lexical_query,
 )
@@ -65,6 +66,12 @@ DEPTH_FACTOR = 3  # ... and at least DEPTH_FACTOR * budget
 FACET_K = 20  # hits read per generic facet
 POOL_FACTOR = 2  # the top POOL_FACTOR * budget candidates get their session context
 MIN_RELEVANCE = 0.05  # below this, a turn is not evidence whatever its cues
+PROTECTED = 3  # the task's own best candidates that facets and cues never push out
+PROTECT_MIN = 0.15  # ... when at least this relevant to the task's own sub-queries
+STANDOUT_RANK = 10  # see ``_stands_out``
+STANDOUT_Z = 0.0
+FIRST_PERSON_RANK = 10  # ... or a plain first-person statement among its first this many
+FIRST_PERSON_Z = 3.0  # ... this many spreads above the median
 
 
 def _ms(start: float) -> float:
@@ -157,8 +164,10 @@ def _search(memory: MemoryLike, subqueries: list[tuple[str, str]], qvecs: np.nda
     for (facet, query), vec in zip(subqueries, qvecs, strict=True):
         if is_anchored(facet):
             lexical = memory.search(lexical_query(query), depth, mode="lexical")
+            dense = memory.search(query, depth, mode="dense", vector=vec)
             found.bm25[facet] = {hit.id: hit.score for hit in lexical}
-            found.add(facet, memory.search(query, depth, mode="dense", vector=vec) + lexical)
+            found.dense[facet] = {hit.id: hit.score for hit in dense}
+            found.add(facet, dense + lexical)
         else:
             found.add(facet, memory.search(query, FACET_K, mode="hybrid", vector=vec))
     return found
@@ -233,7 +242,11 @@ def _deep(
     best_anchor = max(c.anchored for c in cands)
     best_lexical = max(c.lexical for c in cands)
     stats.update(best_dense=round(best_anchor, 3), best_lexical=round(best_lexical, 3))
-    if not _bears(best_anchor, best_lexical, floors) and not any(_stated_on_topic(c, floors) for c in cands):
+    if not (
+        _bears(best_anchor, best_lexical, floors)
+        or any(_stated_on_topic(c, floors) for c in cands)
+        or _stands_out(cands, found.dense.get("task", {}), floors)
+    ):
         return _empty(task, subqueries, stats, "nothing in memory bears on the task")
 
     t0 = time.perf_counter()
@@ -244,6 +257,7 @@ def _deep(
         (strong[i], value)
         for i, value in select([c.score for c in strong], separate_calls(strong, matrix @ matrix.T), budget)
     ]
+    chosen = _keep_task_hits(chosen, strong)
     in_pool = {id(c) for c in pool}
     lacking = [c for c, _ in chosen if id(c) not in in_pool]
     near = neighbours(memory, [c.turn for c in lacking], now)
@@ -251,6 +265,7 @@ def _deep(
         cand.context = near.get(cand.turn.id, [])
     items = [EvidenceItem(c.turn, round(value, 4), c.facets, c.why, c.context) for c, value in chosen]
     items += context_items(items, budget, now)
+    items += _task_backfill(items, distinct, found.dense.get("task", {}), budget)
     ms["select"] = _ms(t0)
     stats.update(kept=len(items), empty=not items)
     return Evidence(task, items, subqueries, stats)
@@ -313,6 +328,81 @@ def _stated_on_topic(cand: Candidate, floors: Floors) -> bool:
     if cand.turn.role != "user" or cand.lexical <= 0 or cand.anchored < floors.item:
         return False
     return bool(set(detect_cues(cand.turn.text).labels) - {"time-bound", "habit"})
+
+
+def _keep_task_hits(
+    chosen: list[tuple[Candidate, float]], strong: list[Candidate]
+) -> list[tuple[Candidate, float]]:
+    """The task's own ``PROTECTED`` best candidates (by relevance to the task's own sub-queries,
+    before any cue or facet) stay chosen: a turn that only a facet or a cue lifted takes the
+    place of none of them. A missing one replaces the lowest chosen turn that is not protected,
+    at that turn's place and value."""
+    ranked = sorted((c for c in strong if c.own >= PROTECT_MIN), key=lambda c: -c.own)
+    protected = {id(c) for c in ranked[:PROTECTED]}
+    have = {id(c) for c, _ in chosen}
+    out = list(chosen)
+    for cand in ranked[:PROTECTED]:
+        if id(cand) in have:
+            continue
+        spot = next((i for i in range(len(out) - 1, -1, -1) if id(out[i][0]) not in protected), None)
+        if spot is None:
+            break
+        out[spot] = (cand, out[spot][1])
+        cand.why.append("a best match of the task itself")
+        have.add(id(cand))
+    return out
+
+
+def _task_backfill(
+    items: list[EvidenceItem], distinct: list[Candidate], dense: dict[int, float], budget: int
+) -> list[EvidenceItem]:
+    """Budget that ranked items and their context left free goes to the task's own dense top
+    ``budget``, in its order: whatever the fusion judged too weak, Deep Retrieval never returns
+    less of that channel than it would. Each scores at most the item before it."""
+    if len(items) >= budget:
+        return []
+    have = {item.turn.id for item in items}
+    by_id = {c.turn.id: c for c in distinct}
+    last = items[-1].score if items else 1.0
+    out: list[EvidenceItem] = []
+    for turn_id in sorted(dense, key=lambda i: -dense[i])[:budget]:
+        cand = by_id.get(turn_id)
+        if cand is None or turn_id in have:
+            continue
+        if len(items) + len(out) >= budget:
+            break
+        last = min(last, round(max(cand.score, 0.0), 4))
+        out.append(EvidenceItem(cand.turn, last, cand.facets, [*cand.why, "a dense match of the task"], []))
+    return out
+
+
+def _stands_out(cands: list[Candidate], dense: dict[int, float], floors: Floors) -> bool:
+    """A statement of the user's own, with a preference cue, that the task's dense search
+    ranks among its first ``STANDOUT_RANK`` (and whose cosine stands ``STANDOUT_Z`` spreads
+    above the list's median; 0 asks only that it be above it): a preference in other words
+    than the task's ("what course should I take?" against "I can't stand online classes")
+    bears on it even below the cosine floor. Tuned on PrefEval development topics, where a
+    positive ``STANDOUT_Z`` emptied evidence that the dense channel alone found."""
+    import numpy as np
+
+    if len(dense) < 2 * STANDOUT_RANK:
+        return False
+    scores = np.array(sorted(dense.values(), reverse=True))
+    median, spread = float(np.median(scores)), float(scores[1:].std())
+    order = [i for i, _ in sorted(dense.items(), key=lambda p: -p[1])]
+    top, first = set(order[:STANDOUT_RANK]), set(order[:FIRST_PERSON_RANK])
+    for cand in cands:
+        if cand.turn.id not in top or cand.turn.role != "user":
+            continue
+        z = (dense[cand.turn.id] - median) / max(spread, 1e-6)
+        if z >= STANDOUT_Z and cued(cand.turn):
+            return True
+        # a first-person statement (not a question) high in the task's dense search and
+        # far above the rest: "Crowds make me anxious" for "where should we go on Saturday?"
+        cues = detect_cues(cand.turn.text)
+        if cand.turn.id in first and z >= FIRST_PERSON_Z and cues.first_person and not cues.question:
+            return True
+    return False
 
 
 def _rescorer(now: datetime, tool: dict[str, Any] | None) -> Callable[[Candidate], None]:

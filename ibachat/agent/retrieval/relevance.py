@@ -1,10 +1,14 @@
 """Relevance for Deep Retrieval: how much a stored turn bears on the task, in [0, ~1].
 
 - The task's own sub-queries (the task, each tool parameter, model-written queries) are
-  searched densely and lexically. A turn's relevance to one of them is an even mix of its
+  searched densely and lexically. A turn's relevance to one of them is a mix of its
   calibrated cosine and its BM25 score over that query's best BM25 score: score fusion,
   which keeps how much better one turn matches than another (rank fusion throws that
-  away). The task counts fully, the others ``SIDE_WEIGHT`` as much.
+  away). The mix adapts to the query: the lexical channel has its say (its half, at most)
+  by how far its top hits stand out from the rest of its list (``lexical_say``), so a
+  query whose words match only common ones, spread evenly over the history, is ranked by
+  meaning alone; the dense channel is calibrated against the embedder's floors and against
+  the query's own list (``RELATIVE_WEIGHT``). The task counts fully, the others ``SIDE_WEIGHT`` as much.
 - A turn that carries a preference cue can also be relevant while the cue holds (a
   sprained ankle bears on a day out this week, not on one next year): through a generic
   facet looking for that cue (its vocabulary mixed with the task), at ``FACET_WEIGHT``,
@@ -28,7 +32,19 @@ from memory.types import Hit, Turn
 if TYPE_CHECKING:
     import numpy as np
 
-DENSE_SHARE = 0.5  # share of the calibrated cosine in an anchored relevance (the rest: BM25)
+DENSE_SHARE = 0.5  # share of the calibrated cosine in an anchored relevance when BM25 has its full say
+# The lexical channel's say: 1 - (BM25 score at rank SAY_RANK) / (its best), mapped from
+# [SAY_LOW, SAY_HIGH] onto [0, 1]. An even spread of one common word gives ~0; a word only a
+# few turns hold gives ~1 (fewer hits than SAY_RANK count as zeros after the last).
+SAY_RANK = 10
+# The dense channel is calibrated twice: against the embedder's floors (absolute), and against
+# this query's own list (relative: its median maps to 0, its best to 1). A turn keeps the
+# better of the absolute value and RELATIVE_WEIGHT times the relative one, so the best match
+# of a query that every turn matches weakly (a preference worded unlike the question) still
+# counts, and a strong absolute match is never lowered.
+RELATIVE_WEIGHT = 0.4
+SAY_LOW = 0.0
+SAY_HIGH = 0.3
 SIDE_WEIGHT = 0.9  # a tool parameter's or model-written query's relevance, against the task's
 FACET_WEIGHT = 0.7  # a generic facet's relevance (for a turn with its cue), against the task's
 # Task words too common to show that a turn is about the task.
@@ -72,6 +88,16 @@ def lexical_query(query: str) -> str:
     return " ".join(words) or query
 
 
+def lexical_say(scores: Sequence[float]) -> float:
+    """How much a BM25 list's top stands out from the rest of it, in [0, 1] (see ``SAY_RANK``)."""
+    ranked = sorted(scores, reverse=True)
+    if not ranked or ranked[0] <= 0:
+        return 0.0
+    tail = ranked[SAY_RANK - 1] if len(ranked) >= SAY_RANK else 0.0
+    spread = 1.0 - tail / ranked[0]
+    return min(1.0, max(0.0, (spread - SAY_LOW) / max(1e-6, SAY_HIGH - SAY_LOW)))
+
+
 def cued(turn: Turn) -> bool:
     """Whether the turn carries a preference cue beyond a mention of time."""
     return bool(set(detect_cues(turn.text).labels) - {"time-bound"})
@@ -83,6 +109,7 @@ class Found:
 
     by: dict[int, list[str]] = field(default_factory=dict)
     bm25: dict[str, dict[int, float]] = field(default_factory=dict)
+    dense: dict[str, dict[int, float]] = field(default_factory=dict)  # cosine per anchored query
 
     def add(self, facet: str, hits: list[Hit]) -> None:
         for hit in hits:
@@ -108,6 +135,10 @@ class Relevance:
         )
         self.bm25 = [found.bm25.get(f, {}) for f in self.anchored]
         self.best_bm25 = [max(scores.values(), default=0.0) for scores in self.bm25]
+        self.say = [lexical_say(list(scores.values())) for scores in self.bm25]
+        lists = [sorted(found.dense.get(f, {}).values()) for f in self.anchored]
+        self.median = np.array([s[len(s) // 2] if s else 1.0 for s in lists], dtype=np.float32)
+        self.best = np.array([s[-1] if s else 1.0 for s in lists], dtype=np.float32)
         facet_rows = [i for i, (f, _) in enumerate(subqueries) if f in FACET_VOCAB]
         self.facets = [subqueries[i][0] for i in facet_rows]
         self.facet_vecs = qvecs[facet_rows]
@@ -131,12 +162,15 @@ class Relevance:
         """
         import numpy as np
 
-        dense = self._calibrate(self.anchor_vecs @ vecs.T)
+        cos = self.anchor_vecs @ vecs.T
+        span = np.maximum(self.best - self.median, 1e-6)[:, None]
+        relative = np.clip((cos - self.median[:, None]) / span, 0.0, 1.0)
+        dense = np.maximum(self._calibrate(cos), RELATIVE_WEIGHT * relative)
         fused = dense.copy()
         plain = np.array([not (isinstance(t.tool_call, dict) or cued(t)) for t in turns], dtype=bool)
-        for row, (scores, best) in enumerate(zip(self.bm25, self.best_bm25, strict=True)):
+        for row, (scores, best, say) in enumerate(zip(self.bm25, self.best_bm25, self.say, strict=True)):
             lexical = np.array([scores.get(t.id, 0.0) / best if best > 0 else 0.0 for t in turns])
-            mixed = DENSE_SHARE * dense[row] + (1.0 - DENSE_SHARE) * lexical
+            mixed = DENSE_SHARE * dense[row] + (1.0 - DENSE_SHARE) * say * lexical
             param = self.anchored[row].startswith("param:")
             fused[row] = np.where(plain, dense[row], mixed) if param else mixed
         return (fused * self.weights[:, None]).max(axis=0)

@@ -143,12 +143,40 @@ _CUE_PATTERNS: dict[str, list[str]] = {
         r"\b(?:works best for me|suits me|better for me|is a must|deal ?breaker|non-negotiable)\b",
         r"\b(?:can'?t|cannot|could not|couldn'?t) (?:stand|bear|handle|tolerate)\b",
         r"\b(?:hate|hated|detest|loathe|despise|dislike)\b",
-        r"\b(?:avoid|keep away from|steer clear of)\b",
+        r"\b(?:avoid|(?:keep|stay) (?:well )?away from|steer clear of)\b|\bterrif(?:y|ies) me\b",
         r"\b(?:please )?(?:always|never) (?:book|order|give|use|send|put|pick|choose|make|get|add)\b",
         r"\b(?:keep|make) (?:it|them|things|(?:\w+ ){1,4})(?:short|brief|concise|formal|casual|simple|friendly|polite|professional|detailed|light|plain)\b",
         r"\bfor me,? (?:should|must|need to|have to|has to)\b",
         r"\b(?:should|must) (?:always|never)\b|\bnever (?:long|short|more than|less than|too)\b",
         r"\b(?:no|without|skip the|less|fewer) (?:more )?(?:emojis?|exclamation marks?|jargon|small talk|bullet points|fluff|filler)\b",
+        # generic first-person taste constructions: an adverb before the verb, a stated aversion
+        # or lack of interest, how the speaker finds something, what works best for them, a pick
+        r"\b" + _I + r" \w+ly (?:like|love|prefer|enjoy|dislike|hate|avoid|want|value)\b",
+        r"\b"
+        + _I
+        + r"(?: have|'ve got|'ve) (?:a |an )?(?:\w+ )?(?:aversion|preference|dislike|soft spot|weakness|passion|distaste) (?:to|for)\b",
+        r"\b"
+        + _I
+        + r"(?: have|'ve got|'ve) (?:no|little|zero) (?:real )?(?:interest|patience|desire|appetite) (?:in|for)\b",
+        r"\b"
+        + _I
+        + r" find (?:\w+ ){0,6}?(?:boring|tedious|annoying|overwhelming|ineffective|frustrating|disorienting|stressful|distracting|uncomfortable|off-?putting|relaxing|enjoyable|helpful|easier|harder|difficult|hard|easy|slow)\b",
+        r"\b" + _I + r" (?:learn|work|sleep|focus|do|feel) (?:my )?best\b",
+        r"\b" + _I + r" (?:refuse|tend) to\b|\baverse to\b",
+        r"\b"
+        + _I
+        + r"(?:'m| am) not (?:really |much |very )?(?:into|a fan|keen on|interested in|comfortable with)\b",
+        r"\b(?:align|fit|fits|go|goes) with my (?:preferences?|tastes?|values|style|needs)\b",
+        r"\b(?:i'?ll|i will|let'?s|we'?ll) go with\b|\b"
+        + _I
+        + r"(?:'ll| will) (?:take|pick|choose) (?:option|the|number)\b",
+        r"\b(?:best|better|good|great|right) (?:fit|option|choice|pick) for (?:me|us)\b",
+        r"\b(?:don'?t|doesn'?t|do not|does not|wouldn'?t) (?:really )?(?:appeal to|suit|work for) (?:me|us)\b",
+        r"\b(?:sounds?|seems?|looks?) (?:more |most |really )?appealing\b|\bfor (?:my|our) (?:tastes?|liking)\b",
+        r"\b"
+        + _I
+        + r" (?:only|exclusively) (?:\w+ )?(?:use|watch|eat|drink|buy|wear|read|play|listen|stay|fly|go|shop)\b",
+        r"\b(?:objection to|opposed to|strictly against)\b",
     ],
     "habit": [
         r"\b(?:always|usually|normally|typically|generally|often|every (?:time|day|week|morning|evening|night|month)|each (?:time|day|week|morning))\b",
