@@ -30,7 +30,8 @@ from ibachat.agent.reading.facts import (
     with_changes,
 )
 from ibachat.agent.reading.lexicon import BY_DIMENSION, RECOVERY, RECOVERY_STATE, STATES, phrase_table
-from ibachat.agent.reading.open_prefs import OPEN, open_events
+from ibachat.agent.reading.open_events import open_events
+from ibachat.agent.reading.open_prefs import OPEN
 from ibachat.agent.reading.polarity import OTHER_SUBJECT, Mention, analyse, normalise, sentences
 from ibachat.agent.reading.replies import answer_to
 from ibachat.agent.reading.timeexpr import is_open_temporary, state_end, state_start

@@ -1,0 +1,133 @@
+"""Open preferences as ledger events: dimension ``open`` (the phrase) and ``open.number`` (an amount).
+
+``open_events`` reads one user turn with ``open_prefs.read_open`` and ``quantities.quantities`` and
+types each finding: a pick among offered options is ``chose``, a passed-over option or a declined
+offer ``rejected``, a correction or an update as such; a preference said about a passing state
+("for the next week", "while my knee heals", a state the lexicon knows) ends with it, and "from
+today" starts one rather than ending it. An amount is kept when it is a bound ("after 11", "no more
+than") or wished for ("give me half an hour"); inside an avoided phrase its bound turns round.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from datetime import timedelta
+from typing import Any
+
+from ibachat.agent.reading.clauses import normalise, own_words, sentences
+from ibachat.agent.reading.cues import CORRECTION, UPDATE
+from ibachat.agent.reading.lexicon import STATES
+from ibachat.agent.reading.open_prefs import NUMBER_DIM, OPEN, read_open, stance_cues
+from ibachat.agent.reading.quantities import quantities
+from ibachat.agent.reading.timeexpr import is_open_temporary, state_end
+from memory.ledger import PreferenceEvent
+from memory.types import Turn
+
+OPEN_STATE_DAYS = 7
+# a preference said about a passing condition ("..., so soft food only"; "while my knee heals")
+_STATE_SENTENCE = re.compile(
+    r"\b(?:for now|right now|at the moment|currently|temporarily|while (?:i|my)\b|until (?:i|my)\b|"
+    r"recover(?:ing|y)?|heal(?:s|ing)?|after (?:my|the) (?:surgery|operation|procedure|extraction))\b"
+)
+
+_KIND = {"choice": "chose", "passed-over": "rejected", "declined": "rejected"}
+_CONFIDENCE = {3: 0.8, 2: 0.65, 1: 0.5}
+
+
+_ASKS = re.compile(
+    r"\b(?:give me|make it|make that|set it to|keep it (?:at|to|under)|i want|i need|i'd like|i would like|i always|"
+    r"i usually|i normally|i prefer|i'd prefer|i'd rather|i like|let's do|let us do|go with|stick to|only)\b"
+)
+_FROM_NOW = re.compile(
+    r"\b(?:from|starting|as of|beginning|since|effective)\s+(?:today|tonight|now|this (?:week|month|morning|evening)|"
+    r"tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?:\s+on)?"
+)
+_NEXT_SPAN = re.compile(r"\bfor the (?:next|coming) (?:(\w+) )?(days?|weeks?|months?)\b")
+_SPAN_DAYS = {"day": 1, "week": 7, "month": 30}
+
+
+def _state_until(sentence: str, when: Any) -> Any:
+    """When a preference said about a passing state stops holding (None: it does not pass)."""
+    sentence = _FROM_NOW.sub(" ", sentence)  # "from today" starts something; it does not end it
+    until, _ = state_end(sentence, when)
+    if until is not None:
+        return until
+    m = _NEXT_SPAN.search(sentence)
+    if m:
+        n = m.group(1)
+        count = int(n) if n and n.isdigit() else _WORD_NUMBERS.get(n or "", 1)
+        return when + timedelta(days=count * _SPAN_DAYS[m.group(2).rstrip("s")])
+    for state in STATES:
+        if re.search(state.trigger, sentence):
+            return when + timedelta(days=state.days)
+    return None
+
+
+_WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "few": 3, "couple": 2}
+
+
+def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> list[PreferenceEvent]:
+    """Ledger events for the open preferences of one user turn (dimension ``open``, value = the phrase)."""
+    if turn.role != "user" or not turn.text.strip():
+        return []
+    prefs = read_open(turn.text[:8000], assistant_text[:4000])
+    said = normalise(turn.text[:2000])
+    kind_all = "corrected" if CORRECTION.search(said) else "updated" if UPDATE.search(said) else "stated"
+    out = []
+    whole_end, _ = state_end(said, turn.time)
+    for p in prefs:
+        kind = _KIND.get(p.how, kind_all)
+        until = _state_until(p.sentence, turn.time)
+        if until is None and is_open_temporary(p.sentence):
+            until = turn.time + timedelta(days=OPEN_STATE_DAYS)
+        if until is None and _STATE_SENTENCE.search(p.sentence):
+            until = whole_end or turn.time + timedelta(days=OPEN_STATE_DAYS)
+        if until is not None and until <= turn.time:
+            until = None
+        if until is not None and kind == "stated":
+            kind = "state"
+        reason = f"open: {p.how}" + (f"; valence: {p.adjective}" if p.adjective else "")
+        if "negated" in p.tags:
+            reason += "; negated"
+        out.append(
+            PreferenceEvent(
+                dimension=OPEN,
+                value=p.phrase[:120],
+                kind=kind,
+                valid_from=turn.time,
+                polarity=p.polarity,
+                valid_until=until,
+                evidence=(turn.id,) if turn.id else (),
+                speaker="user",
+                confidence=_CONFIDENCE.get(p.strength, 0.5),
+                extractor=extractor,
+                subject=p.sentence[:200],
+                reason=reason,
+            )
+        )
+    for sentence in sentences(own_words(said)):
+        stance = bool(stance_cues(sentence)) or bool(_ASKS.search(sentence))
+        avoided = [p.phrase for p in prefs if p.polarity < 0 and p.sentence == sentence]
+        for q in quantities(sentence):
+            if q.op == "=" and not stance:
+                continue  # "convert 150 euros" is a question about an amount, not a wish for one
+            if any(q.span in phrase for phrase in avoided):  # "not ... more than two hours": at most two
+                if q.op == "=":
+                    continue
+                q = dataclasses.replace(q, op="<=" if q.op == ">=" else ">=")
+            out.append(
+                PreferenceEvent(
+                    dimension=NUMBER_DIM,
+                    value=f"{q.unit}{q.op}{q.value:g}",
+                    kind=kind_all,
+                    valid_from=turn.time,
+                    evidence=(turn.id,) if turn.id else (),
+                    speaker="user",
+                    confidence=0.7,
+                    extractor=extractor,
+                    subject=sentence[:200],
+                    reason=f"amount: {q.span}",
+                )
+            )
+    return out
