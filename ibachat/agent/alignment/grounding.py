@@ -243,8 +243,8 @@ def open_wishes(events: Sequence[Any], now: Any) -> list[Wish]:
 
 
 def settle(wishes: Sequence[Wish], embed: Embed) -> list[Wish]:
-    """Wishes whose polarity a judging word gives get it from that word's meaning; a wanted "non-tech
-    equipment" or "fragrance-free cream" also avoids what it is free of."""
+    """Wishes whose polarity a judging word gives get it from that word's meaning; a wanted
+    "fragrance-free cream" or "non-dairy milk" also avoids what it is free of."""
     pending = [w for w in wishes if w.polarity == 0 and w.judged]
     for w, v in zip(pending, valence([w.judged for w in pending], embed)):
         w.polarity = -v if w.negated else v
