@@ -202,6 +202,8 @@ MIN_MARGIN = 0.02  # an enum value is chosen only when it is ahead of the next b
 CERTAIN_MARGIN = 0.25
 BOOL_MIN_SIM = 0.38
 TASK_WISH_WEIGHT = 0.5
+AVOID_EXTRA = 0.08
+DEFAULT_MARGIN = 0.15  # leaving a parameter's default takes a clearer case
 
 
 def open_wishes(events: Sequence[Any], now: Any) -> list[Wish]:
@@ -337,16 +339,27 @@ def choose_enum(
 
 
 def choose_bool(text: str, wishes: Sequence[Wish], embed: Embed) -> tuple[bool, Wish, float] | None:
-    """True or False for a boolean parameter whose meaning a wish (its phrase or its sentence) is close to."""
+    """True or False for a boolean parameter whose meaning a wish (its phrase or its sentence) is close to.
+
+    A wanted thing close to the parameter makes it true. An avoided one makes it false only when it is
+    clearly the parameter's own thing and no wanted one is as close: "smoking permitted" and "cigarette
+    smoke", not "quiet room" and "crowded hostels" (near in meaning because they are opposites)."""
     if not wishes:
         return None
     mat = embed([text] + [w.phrase for w in wishes] + [w.sentence or w.phrase for w in wishes])
     n = len(wishes)
     sims = np.maximum(mat[1 : 1 + n] @ mat[0], mat[1 + n :] @ mat[0])
-    j = int(np.argmax(sims))
-    if float(sims[j]) < BOOL_MIN_SIM:
-        return None
-    return wishes[j].polarity > 0, wishes[j], float(sims[j])
+    pos = [j for j in range(n) if wishes[j].polarity > 0]
+    neg = [j for j in range(n) if wishes[j].polarity < 0]
+    best_pos = max(pos, key=lambda j: sims[j], default=None)
+    best_neg = max(neg, key=lambda j: sims[j], default=None)
+    p = float(sims[best_pos]) if best_pos is not None else -1.0
+    q = float(sims[best_neg]) if best_neg is not None else -1.0
+    if best_neg is not None and q >= BOOL_MIN_SIM + AVOID_EXTRA and q > p + AVOID_EXTRA / 2:
+        return False, wishes[best_neg], q
+    if best_pos is not None and p >= BOOL_MIN_SIM:
+        return True, wishes[best_pos], p
+    return None
 
 
 def reason_of(ranking: Ranking, wishes: Sequence[Wish]) -> str:

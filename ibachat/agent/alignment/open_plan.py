@@ -15,6 +15,7 @@ from typing import Any
 
 from ibachat.agent.alignment.grounding import (
     CERTAIN_MARGIN,
+    DEFAULT_MARGIN,
     Embed,
     Wish,
     bearing,
@@ -85,6 +86,8 @@ def ground_tool(
             if found is None:
                 continue
             best, ranking = found
+            if "default" in param.schema and not param.required and ranking.margin < DEFAULT_MARGIN:
+                continue  # an optional parameter keeps its default unless the wishes clearly say otherwise
             pd.chosen = param.enum[best]
             pd.source, pd.reason = "open", reason_of(ranking, near)
             pd.certain = ranking.margin >= CERTAIN_MARGIN
@@ -93,6 +96,8 @@ def ground_tool(
             if found_b is None:
                 continue
             value, wish, sim = found_b
+            if param.schema.get("default") is value and not param.required:
+                continue  # the default already says so: no reason to claim it
             pd.chosen, pd.source, pd.certain = value, "open", sim >= 0.6
             pd.reason = f"by meaning: {'wants' if wish.polarity > 0 else 'avoids'} {wish.phrase[:60]!r}"
 
