@@ -27,10 +27,14 @@ _PREP = re.compile(
 _TIMEY = re.compile(
     r"^(?:the |a |an |my |our )?(?:\d+\w*|monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|evening|"
     r"afternoon|night|week|weekend|month|year|today|tomorrow|tonight|noon|midnight|minutes?|hours?|days?|"
-    r"january|february|march|april|may|june|july|august|september|october|november|december|me|us|you|it|them)\b",
+    r"january|february|march|april|may|june|july|august|september|october|november|december|me|us|you|it|them|"
+    r"usual|same|regular|normal|favou?rite|other|one)\b",  # "the usual X place" is a habit, read from past calls
     re.I,
 )
 MIN_SIM = 0.2
+_PREP_AFTER = re.compile(
+    r"\s+(?:for|on|at|in|to|from|with|by|and|or|next|this|tomorrow|today|tonight|please|asap)\b"
+)
 NAME_BONUS = 0.15
 
 
@@ -41,6 +45,8 @@ def candidates(task: str) -> list[str]:
         span = m.group(1).strip(" .,")
         if first and m.start() == first.start(1) and " " not in span:
             continue  # the sentence's first word is capitalised anyway
+        if re.match(r"\s+[a-z]{3,}\b", task[m.end() :]) and not _PREP_AFTER.match(task[m.end() :]):
+            continue  # "the usual Thai place", "the new Nolan film": it qualifies the noun after it
         if span.lower() in ("i", "i'm", "i'd", "i'll"):
             continue
         out.append(span)
