@@ -10,6 +10,7 @@ a check of the measurable ones, one repair round, then a deterministic fix.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import re
 import time
@@ -452,14 +453,16 @@ def _generate(
 ) -> str | None:
     parts: list[str] = []
     try:
-        for chunk in llm.chat(messages, max_tokens=max_tokens, timeout=MODEL_TIMEOUT_S):
-            if chunk.text:
-                parts.append(chunk.text)
-                if stream is not None:
-                    stream(chunk.text)
-            if chunk.done:
-                counters.prompt_tokens += chunk.prompt_tokens
-                counters.completion_tokens += chunk.completion_tokens
+        # closing: a reader that stops (Ctrl+C) ends the model's stream at once, not when collected
+        with contextlib.closing(llm.chat(messages, max_tokens=max_tokens, timeout=MODEL_TIMEOUT_S)) as chunks:
+            for chunk in chunks:
+                if chunk.text:
+                    parts.append(chunk.text)
+                    if stream is not None:
+                        stream(chunk.text)
+                if chunk.done:
+                    counters.prompt_tokens += chunk.prompt_tokens
+                    counters.completion_tokens += chunk.completion_tokens
         counters.model_calls += 1
     except IbachatError as exc:
         counters.model_calls += 1
