@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -221,14 +222,21 @@ class Repl:
                 finished.set()
 
         threading.Thread(target=run, name="ibachat-answer", daemon=True).start()
-        # an Event, not Thread.join: a join interrupted by Ctrl+C can report the thread as ended
-        while not finished.is_set():
-            try:
-                finished.wait(0.1)
-            except KeyboardInterrupt:
-                if not cancel.is_set():
-                    cancel.set()
-                    self.err.print(Text("stopping…", style="yellow"))
+        # Ctrl+C must reach us as KeyboardInterrupt while the answer runs, whatever a library installed
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler) if main else None
+        try:
+            # an Event, not Thread.join: a join interrupted by Ctrl+C can report the thread as ended
+            while not finished.is_set():
+                try:
+                    finished.wait(0.1)
+                except KeyboardInterrupt:
+                    if not cancel.is_set():
+                        cancel.set()
+                        self.err.print(Text("stopping…", style="yellow"))
+        finally:
+            if main and previous is not None:
+                signal.signal(signal.SIGINT, previous)
         if "error" in box:
             raise box["error"]
         return box["reply"]
