@@ -94,8 +94,8 @@ def test_the_real_app_in_a_terminal_answers_and_remembers(tmp_path):
         tmux.run("send-keys", "-t", "app", "-l", "Hello there, what is a good name for a cat?")
         tmux.run("send-keys", "-t", "app", "Enter")
         screen = tmux.wait_for(r"ibachat\s+\d\d:\d\d\s+#2", timeout=120)  # the answer, stored as turn 2
-        assert "Hello there, what is a good name for a cat?" in screen
-        assert re.search(r"you\s+\d\d:\d\d\s+#1", screen)
+        assert "Hello there, what is a good name for a cat?" in screen  # (its "#1" header may have
+        # scrolled out of view behind a long reply; the stored turns are checked below)
         body = screen.split("#2", 1)[1].strip().splitlines()[0]
         assert body.strip("▌ ").strip(), f"the reply is empty:\n{screen}"
         tmux.wait_for(r"memory 2 turns", timeout=10)  # the status bar caught up
