@@ -489,11 +489,13 @@ async def test_the_real_loader_says_ollama_is_unreachable_and_continues_on_the_e
             assert f"Ollama is not reachable at http://127.0.0.1:{port}" in notes
             assert "continuing on the embedded model" in notes and "model embedded" in screen_text(app)
             assert not app.query_one(LoadProgress).display
+            await wait_until(
+                pilot, lambda: any(s.startswith("loading model") for s in stages), "the model's load stage"
+            )
     finally:
         assistant = app.assistant_to_close()
         assistant.llm.close()
         assistant.memory.close()
-    assert any(s.startswith("loading model") for s in stages)
 
 
 async def test_a_clarifying_question_is_shown_as_a_question_not_an_action(build, memory):
