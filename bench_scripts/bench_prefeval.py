@@ -2,7 +2,7 @@
 form x filler size x split (tune / held-out topics) x agent, and the agents' speed.
 
     python bench_scripts/bench_prefeval.py [--data ../shared/data/prefeval-dev] [--agents iba none]
-        [--forms explicit choice persona] [--fillers 50 300] [--limit-per-topic 5] [--jobs 1]
+        [--forms explicit choice persona] [--fillers 50 300] [--limit-per-topic 5] [--split all] [--jobs 1]
         [--seed 0] [--locomo locomo10.zip] [--out .bench-out/prefeval] [--json FILE]
 
 Tasks are built by ``bench/prefeval.py`` (the preference block among ``filler`` unrelated turns,
@@ -43,6 +43,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--forms", nargs="+", choices=FORMS, default=list(FORMS))
     parser.add_argument("--fillers", nargs="+", type=int, default=[50, 300])
     parser.add_argument("--limit-per-topic", type=int, default=5, help="pairs per topic (default 5)")
+    parser.add_argument("--split", choices=("all", "tune", "held-out"), default="all", help="topics to run")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--locomo", type=Path, help="also draw filler from LoCoMo sessions")
@@ -65,6 +66,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             seed=args.seed,
             limit_per_topic=args.limit_per_topic,
             locomo=args.locomo,
+            split=args.split,
         )
     )
     meta = {t["id"]: t["meta"] for t in tasks}

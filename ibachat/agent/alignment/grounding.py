@@ -10,8 +10,8 @@ what is wanted raises a value, what is avoided lowers it. Three signals, all pol
   say it has *none* of X, so an avoided X found there raises the value instead of lowering it, and
   the negated words are taken out of the value before its meaning is compared with an avoided X.
 
-An avoided phrase also brings its opposite as a weak wish ("without X"), which the embeddings of
-values such as "cruelty-free" or "in-person" are close to. A preference's weight is its strength,
+(An avoided X does not bring "without X" as a wish: a sentence embedder reads "without X" as
+being about X, so that raised the very values the user avoids.) A preference's weight is its strength,
 times how much it bears on the request (similarity of its sentence to the task and the values),
 times how much it tells the candidates apart. Nothing here names a topic.
 """
@@ -131,10 +131,8 @@ def rank(
     vals = [str(v).replace("_", " ") for v in values]
     negs = [negated_words(v) for v in vals]
     phrases = [w.phrase for w in wishes]
-    opposite = [f"without {w.phrase}" if w.polarity < 0 else "" for w in wishes]
-    extra = [o for o in opposite if o]
     sentences = [w.sentence or w.phrase for w in wishes]
-    texts = vals + [s for _, s in negs] + phrases + extra + sentences + ([task] if task else [])
+    texts = vals + [s for _, s in negs] + phrases + sentences + ([task] if task else [])
     uniq = list(dict.fromkeys(texts))
     mat = embed(uniq)
     at = {t: i for i, t in enumerate(uniq)}
@@ -150,20 +148,16 @@ def rank(
     pol = np.array([1.0 if w.polarity > 0 else -1.0 for w in wishes])
     S = np.where(pol[None, :] > 0, sim_pos, sim_neg)
     Sc = S - S.mean(axis=0, keepdims=True)
-    if extra:
-        opp = np.stack([vec(o) if o else np.zeros(mat.shape[1]) for o in opposite])
-        So = V @ opp.T
-        So = So - So.mean(axis=0, keepdims=True)
-        Sc = Sc - 0.5 * np.where(pol[None, :] < 0, So, 0.0)  # "without X" is wanted: subtracting under pol -1
     # words: the wish's content words in the value; negated in the value turns an avoidance round
     lex = np.zeros((n, len(wishes)))
-    # the request's own words and words most candidates share are the topic, not what tells them apart
+    # the request's own words and words every candidate shares are the topic, not what tells them apart
+    # (words most but not all candidates share are what the odd one out is free of: they stay)
     topic = content(task)
     seen: dict[str, int] = {}
     for v in vals:
         for word in content(v):
             seen[word] = seen.get(word, 0) + 1
-    topic |= {word for word, c in seen.items() if n >= 3 and c >= n / 2}
+    topic |= {word for word, c in seen.items() if n >= 3 and c == n}
     for j, w in enumerate(wishes):
         cw = content(w.phrase) - topic
         if not cw:

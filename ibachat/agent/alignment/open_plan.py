@@ -117,15 +117,20 @@ def _label_bounds(
         return set()
     mat = embed([task] + [b[3] for b in bounds])
     bearing_ = mat[1:] @ mat[0]
-    out: set[int] = set()
+    over: dict[int, float] = {}  # label -> how far past the bound it goes, as a share of the bound
     for i, label in enumerate(labels):
         for q in quantities(str(label)):
             for (unit_, op, value, _), sim in zip(bounds, bearing_):
                 if q.unit != unit_ or float(sim) < BOUND_MIN_SIM:
                     continue
                 if (op == "<=" and q.value > value) or (op == ">=" and q.value < value):
-                    out.add(i)
-    return out if len(out) < len(labels) else set()
+                    gap = abs(q.value - value) / max(abs(value), 1e-9)
+                    over[i] = max(over.get(i, 0.0), gap)
+    if len(over) < len(labels):
+        return set(over)
+    # every value breaks the bound: the one that breaks it least is what the bound still asks for
+    least = min(over.values())
+    return {i for i, gap in over.items() if gap > least * 1.05}
 
 
 UPDATE_KINDS = ("stated", "updated", "corrected", "asked", "state", "rejected")

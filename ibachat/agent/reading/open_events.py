@@ -43,6 +43,10 @@ _FROM_NOW = re.compile(
     r"\b(?:from|starting|as of|beginning|since|effective)\s+(?:today|tonight|now|this (?:week|month|morning|evening)|"
     r"tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?:\s+on)?"
 )
+# present tense only: "they make me nauseous" is what the thing does; "the surgery left me sore" is an event
+_HABITUAL_EFFECT = re.compile(
+    r"\b(?:always\s+|usually\s+|often\s+|just\s+|tend to\s+)?(?:makes?|gives?|leaves?)\s+me\b[^.;]*"
+)
 _NEXT_SPAN = re.compile(r"\bfor the (?:next|coming) (?:(\w+) )?(days?|weeks?|months?)\b")
 _SPAN_DAYS = {"day": 1, "week": 7, "month": 30}
 
@@ -50,6 +54,8 @@ _SPAN_DAYS = {"day": 1, "week": 7, "month": 30}
 def _state_until(sentence: str, when: Any) -> Any:
     """When a preference said about a passing state stops holding (None: it does not pass)."""
     sentence = _FROM_NOW.sub(" ", sentence)  # "from today" starts something; it does not end it
+    # "...because they make me feel nauseous": a lasting reaction to the thing, not a passing state
+    sentence = _HABITUAL_EFFECT.sub(" ", sentence)
     until, _ = state_end(sentence, when)
     if until is not None:
         return until

@@ -399,6 +399,61 @@ def _antecedent(prefix: str, found: list[OpenPref]) -> str:
     return re.sub(r"^(?:i|we) \w+\s+", "", prefix.strip())
 
 
+# "products that are vegan", "films which were too long": what the thing is said to be
+_COPULAR = re.compile(
+    r"^(?P<head>.{3,60}?)\s+(?:that|which|who)\s+(?:are|is|were|was|seem|seems|look|looks)\s+(?P<core>.{3,})$"
+)
+# "play any games ...", "engage in any activities ...": the verb of a to-infinitive, then a determiner
+_VERB_FIRST = re.compile(
+    r"^[a-z]{2,}(?: (?:in|on|with|to|at|into|for|about))? (?:any|the|a|an|my|some|all|those|these|most)\s+(?P<core>.{3,})$"
+)
+# "watching period dramas": a gerund in front of the object
+_GERUND = re.compile(r"^[a-z]{3,}ing\s+(?P<core>(?:[a-z][\w'-]*\s+)+[a-z][\w'-]*s\b.*)$")  # 2+ words
+# "animal products like leather, wool or silk": the kind, and each example of it
+_EXAMPLES = re.compile(
+    r"^(?P<head>.{3,80}?),?\s+(?:like|such as|including|e\.g\.,?|especially|particularly|for example|"
+    r"for instance|say)\s+(?P<core>.{3,})$"
+)
+_LIST_SEP = re.compile(r"\s*,\s*(?:and |or )?|\s+(?:and|or|nor)\s+")
+MAX_CORES = 6
+
+
+def cores(phrase: str) -> list[tuple[str, int]]:
+    """Shorter phrases inside an object, with their sign relative to it (-1: the clause denies it).
+
+    By clause structure only: a relative or copular clause gives what the thing has or is, a verb or
+    gerund in front of the object gives its object, and examples after "like" / "such as" / "including"
+    give the kind and each example in the list."""
+    out: list[tuple[str, int]] = []
+    queue = [(phrase, 1)]
+    seen = {phrase}
+    while queue and len(out) < MAX_CORES:
+        text, sign = queue.pop(0)
+        found: list[tuple[str, int]] = []
+        rel = _RELATIVE.match(text) or _NEG_RELATIVE.match(text) or _COPULAR.match(text)
+        if rel:
+            found.append((rel.group("core"), -sign if rel.re is _NEG_RELATIVE else sign))
+        ex = _EXAMPLES.match(text)
+        if ex:
+            found.append((ex.group("head"), sign))
+            items = [i for i in _LIST_SEP.split(ex.group("core")) if i]
+            found += [(i, sign) for i in items] if len(items) > 1 else [(ex.group("core"), sign)]
+        elif rel and rel.re is _RELATIVE:
+            items = [i for i in _LIST_SEP.split(rel.group("core")) if i]
+            if len(items) > 1:
+                found += [(i, sign) for i in items]
+        head = _VERB_FIRST.match(text) or _GERUND.match(text)
+        if head:
+            found.append((head.group("core"), sign))
+        for core, s in found:
+            core = clean(re.sub(r"^(?:and|or|nor)\s+", "", core.strip(" ,")))
+            if core not in seen and _usable(core):
+                seen.add(core)
+                out.append((core, s))
+                queue.append((core, s))
+    return out[:MAX_CORES]
+
+
 def _split_contrast(rest: str, pol: int, strength: int, sentence: str, how: str) -> list[OpenPref]:
     rest = _REASON.sub("", rest)
     parts = _OVER.split(rest, maxsplit=1)
@@ -406,12 +461,8 @@ def _split_contrast(rest: str, pol: int, strength: int, sentence: str, how: str)
     first = clean(parts[0])
     if _usable(first):
         out.append(OpenPref(first, pol, strength, sentence, how))
-        rel = _RELATIVE.match(first) or _NEG_RELATIVE.match(first)
-        if rel and _usable(clean(rel.group("core"))):
-            sign = (
-                -pol if rel.re is _NEG_RELATIVE else pol
-            )  # "avoid products that aren't vegan": vegan wanted
-            out.append(OpenPref(clean(rel.group("core")), sign, strength, sentence, how, tags={"core"}))
+        for core, sign in cores(first):  # "avoid products that aren't vegan": vegan wanted
+            out.append(OpenPref(core, sign * pol, strength, sentence, how, tags={"core"}))
     if len(parts) == 2:
         second = clean(parts[1])
         if _usable(second) and pol != 0:

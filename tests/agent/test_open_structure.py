@@ -1,0 +1,130 @@
+"""What the shape of a sentence says about the thing wanted or avoided, in words written for these tests.
+
+Each mechanism here carries to words nobody listed: a relative or copular clause ("furniture that is
+flat-packed"), a verb or gerund in front of the object ("reading long legal documents"), a kind and its
+examples ("cheeses like brie, camembert or stilton"), an effect the thing always has ("they make me
+nauseous": lasting, not a passing state), the one option of several that lacks what the others share,
+and a bound every option breaks (the nearest one still wins). The store and MiniLM are real.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from ibachat.agent.ingest import ingest
+from ibachat.agent.planner import Planner
+from ibachat.agent.reading.open_events import open_events
+from ibachat.agent.reading.open_prefs import cores, read_open
+from memory.memory import Memory
+from memory.types import Turn
+from tests.agent.histories import History
+
+T = datetime(2026, 3, 2, 9, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "polarity"),
+    [
+        ("I refuse to buy any furniture that is flat-packed", "flat-packed", -1),
+        ("I can't bear cheeses like brie, camembert or stilton", "camembert", -1),
+        ("I can't bear cheeses like brie, camembert or stilton", "cheeses", -1),
+        ("I can't stand reading long legal documents", "long legal documents", -1),
+        ("I refuse to sit through any lectures that are recorded", "recorded", -1),
+        ("I'd rather stay in hostels that aren't noisy", "noisy", -1),
+        ("I love desserts made with fruits such as plums, figs and quinces", "figs", 1),
+    ],
+)
+def test_the_object_of_a_stance_yields_its_core_by_clause_structure(text, phrase, polarity):
+    found = {(p.phrase, p.polarity) for p in read_open(text)}
+    assert (phrase, polarity) in found, found
+
+
+def test_a_list_item_does_not_keep_its_conjunction_and_a_modifier_noun_stays_whole():
+    assert ("high-ceilinged rooms", 1) in cores("studios with skylights or high-ceilinged rooms")
+    assert all(
+        not c.startswith(("or ", "and ")) for c, _ in cores("studios with skylights or high-ceilinged rooms")
+    )
+    assert cores("sailing boats") == []  # one noun after an -ing word: a compound, not a verb's object
+
+
+@pytest.mark.parametrize(
+    ("text", "lasting"),
+    [
+        ("I avoid long coach rides because they make me nauseous", True),
+        ("Spinning classes make me nauseous, so none of those", True),
+        ("I'm feeling nauseous at the moment, so no rich sauces please", False),
+    ],
+)
+def test_an_effect_the_thing_always_has_is_a_lasting_stance_not_a_passing_state(text, lasting):
+    events = open_events(Turn(1, "s", "user", text, T), "")
+    assert events, text
+    assert all((e.valid_until is None) == lasting for e in events), [(e.value, e.valid_until) for e in events]
+
+
+def _tool(name: str, description: str, param: str, options: list[str]) -> dict:
+    return {
+        "name": name,
+        "description": description,
+        "parameters": {
+            "type": "object",
+            "properties": {param: {"type": "string", "enum": options, "description": "which one"}},
+            "required": [param],
+        },
+    }
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    from memory.embedders.registry import load_embedder
+
+    return load_embedder("minilm")
+
+
+def _act(tmp_path, minilm, said: str, task: str, tool: dict):
+    history = History(seed=5).noise(8, 0, 20).say(9, ("user", said), ("assistant", "Noted, thanks."))
+    history.noise(4, 10, 20)
+    memory = Memory.open(tmp_path / "m", embedder=minilm, fsync=False)
+    try:
+        ingest(memory, history.records())
+        out = Planner(memory).act(task, now=history.at(22, 10), tools=[tool])
+    finally:
+        memory.close()
+    assert out.tool_call is not None, out.text
+    return next(iter(out.tool_call.arguments.values()))
+
+
+def test_the_odd_one_out_wins_when_the_others_share_what_is_avoided(tmp_path, minilm):
+    options = [
+        "A watercolour harbour scene in a chunky gold frame",
+        "An oil portrait of a spaniel, ornate gold frame",
+        "A pencil picture of pine trees, plain oak frame",  # shares "picture" with the avoided phrase
+        "A gold frame mirror-backed floral still life",
+    ]
+    tool = _tool("hang_artwork", "Pick a framed picture for the hallway wall", "artwork", options)
+    picked = _act(
+        tmp_path,
+        minilm,
+        "Honestly I can't bear pictures in gold frames.",
+        "Pick a picture for my hallway",
+        tool,
+    )
+    assert picked == options[2]
+
+
+def test_when_every_option_breaks_a_limit_the_nearest_one_is_picked(tmp_path, minilm):
+    options = [
+        "Harbour lights documentary (150 minutes)",
+        "Mountain relay film (105 minutes)",
+        "Desert saga (3 hours)",
+    ]
+    tool = _tool("queue_screening", "Queue a film for the community cinema night", "screening", options)
+    picked = _act(
+        tmp_path,
+        minilm,
+        "I won't sit through films of more than ninety minutes.",
+        "Queue a film for cinema night",
+        tool,
+    )
+    assert picked == options[1]
