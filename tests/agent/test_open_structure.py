@@ -128,3 +128,95 @@ def test_when_every_option_breaks_a_limit_the_nearest_one_is_picked(tmp_path, mi
         tool,
     )
     assert picked == options[1]
+
+
+# ---------------------------------------------------------------------------- complaints about an outcome
+NUDGE = {
+    "name": "nudge_me",
+    "description": "Send the user a nudge on their phone ahead of something on their calendar",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "what": {"type": "string", "description": "what the nudge is about"},
+            "heads_up_mins": {"type": "integer", "description": "minutes of notice before it starts"},
+        },
+        "required": ["what", "heads_up_mins"],
+    },
+}
+KICKOFF = {
+    "name": "plan_jog",
+    "description": "Put a jog with the running club in the diary",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "kickoff_hour": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 23,
+                "description": "hour of day it starts",
+            },
+            "stretch_mins": {"type": "integer", "description": "how long the jog lasts, in minutes"},
+        },
+        "required": ["kickoff_hour", "stretch_mins"],
+    },
+}
+
+
+def _calls(history: History, day: float, tool: str, request: str, **values):
+    from tests.agent.histories import call
+
+    history.say(day, ("user", request), ("tool", "Done.", call(tool, **values)))
+
+
+def _run(tmp_path, minilm, history: History, task: str, tool: dict, day: float):
+    memory = Memory.open(tmp_path / f"c{day}", embedder=minilm, fsync=False)
+    try:
+        ingest(memory, history.records())
+        out = Planner(memory).act(task, now=history.at(day, 10), tools=[tool])
+    finally:
+        memory.close()
+    assert out.tool_call is not None, out.text
+    return out
+
+
+def test_a_nudge_that_came_too_late_means_more_notice_next_time(tmp_path, minilm):
+    h = History(seed=11).noise(6, 0, 12)
+    _calls(h, 2, "nudge_me", "Nudge me before the vet appointment", what="vet appointment", heads_up_mins=20)
+    _calls(h, 8, "nudge_me", "Nudge me before the school pickup", what="school pickup", heads_up_mins=5)
+    h.say(
+        8.5,
+        ("user", "That nudge came way too late, I was already stuck in traffic."),
+        ("assistant", "Sorry!"),
+    )
+    out = _run(tmp_path, minilm, h, "Nudge me before the plumber comes", NUDGE, 14)
+    assert out.tool_call.arguments["heads_up_mins"] == 20  # more than 5: the notice they used before
+    assert "too late" in out.plan.params["heads_up_mins"].reason
+
+
+def test_without_a_complaint_the_last_value_is_not_moved(tmp_path, minilm):
+    h = History(seed=11).noise(6, 0, 12)
+    _calls(h, 2, "nudge_me", "Nudge me before the vet appointment", what="vet appointment", heads_up_mins=20)
+    _calls(h, 8, "nudge_me", "Nudge me before the school pickup", what="school pickup", heads_up_mins=5)
+    h.say(8.5, ("user", "Thanks, that worked nicely."), ("assistant", "Glad to hear it."))
+    out = _run(tmp_path, minilm, h, "Nudge me before the plumber comes", NUDGE, 14)
+    assert "too" not in (out.plan.params["heads_up_mins"].reason or "")
+
+
+@pytest.mark.parametrize(
+    ("said", "param", "check"),
+    [
+        ("Seven was far too early for me, I could barely open my eyes.", "kickoff_hour", lambda v: v > 7),
+        ("Honestly that run was not long enough to be worth the trip.", "stretch_mins", lambda v: v > 30),
+        ("That jog dragged on, it was way too long.", "stretch_mins", lambda v: v < 30),
+    ],
+)
+def test_a_complaint_moves_the_amount_on_its_own_scale_the_right_way(tmp_path, minilm, said, param, check):
+    h = History(seed=12).noise(6, 0, 12)
+    _calls(h, 5, "plan_jog", "Put the club jog in the diary", kickoff_hour=7, stretch_mins=30)
+    h.say(5.5, ("user", said), ("assistant", "Noted."))
+    out = _run(tmp_path, minilm, h, "Put the club jog in the diary again", KICKOFF, 12)
+    other = "stretch_mins" if param == "kickoff_hour" else "kickoff_hour"
+    assert check(out.tool_call.arguments[param]), out.plan.params[param]
+    assert "too" not in (out.plan.params[other].reason or "") and "enough" not in (
+        out.plan.params[other].reason or ""
+    )

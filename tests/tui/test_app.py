@@ -160,8 +160,10 @@ async def test_tool_cards_approved_edited_and_rejected_with_the_rejection_in_the
         await pilot.press("enter")
         await settle(pilot)
         assert card.has_class("-rejected")
-    rejected = [e for e in memory.ledger.all() if e.kind == "rejected"]
+    rejected = [e for e in memory.ledger.all() if e.kind == "rejected" and not e.dimension.startswith("open")]
     assert len(rejected) == 1 and rejected[0].dimension == "book_table" and rejected[0].polarity == -1
+    # the reason is read as the user's words too: "too late" is a complaint about the proposed time
+    assert [e.value for e in memory.ledger.all() if e.dimension == "open.complaint"] == ["too late"]
     assert "too late, never after 6pm" in rejected[0].subject
     assert memory.get(rejected[0].evidence[0]).role == "user"  # remembered in the user's name
     decided = [m.action for m in unique(messages, ToolCard.Decided)]

@@ -376,7 +376,8 @@ def build_plan(
         live = [e for e in events if e.id not in superseded]
         if embed is not None:
             ground_tool(plan, tool, live, now, embed, task)
-        ground_numbers(plan, tool, live, now, embed, task)
+        past_values = [e for e in res.events.values() if e.dimension.startswith("param:")]  # for complaints
+        ground_numbers(plan, tool, live + past_values, now, embed, task)
     else:
         res, origin = _text_resolution(task, events, now, superseded)
         plan.text = _text_directives(res)

@@ -6,6 +6,8 @@ day). An amount the request states fills the parameter it fits best by meaning a
 overridden ("a 30 minute call" -> the duration, not the reminder); amounts from the history that bear
 on the parameter (by meaning) bound it: "meetings after 11 only" is a minimum for the start hour,
 "give me half an hour" is the reminder's value, "under 150" is a maximum price. The later word wins.
+A complaint about the outcome of a past value ("the ping came too late") moves that value
+(``complaint_plan.py``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ibachat.agent.alignment.complaint_plan import shift_from_complaints
 from ibachat.agent.alignment.grounding import Embed, param_text
 from ibachat.agent.alignment.schema_map import Param, params
 from ibachat.agent.reading.open_prefs import NUMBER_DIM
@@ -145,6 +148,8 @@ def ground_numbers(
         if p.name in stated:
             continue
         pd = plan.params[p.name]
+        if pd.source != "task" and shift_from_complaints(plan, p, m.unit, texts[p.name], events, now, embed):
+            continue  # a complaint about the last value moved it past that value
         if pd.source not in ("none", "", "default"):
             continue
         fitting = [(e, q) for e, q in said if _fits(q, m)]

@@ -6,6 +6,8 @@ offer ``rejected``, a correction or an update as such; a preference said about a
 ("for the next week", "while my knee heals", a state the lexicon knows) ends with it, and "from
 today" starts one rather than ending it. An amount is kept when it is a bound ("after 11", "no more
 than") or wished for ("give me half an hour"); inside an avoided phrase its bound turns round.
+A complaint about an outcome ("the reminder came too late") is an ``open.complaint`` event: which
+amount it moves, and which way, is read where the tool's parameters are known.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from datetime import timedelta
 from typing import Any
 
 from ibachat.agent.reading.clauses import normalise, own_words, sentences
+from ibachat.agent.reading.complaints import COMPLAINT_DIM, complaints
 from ibachat.agent.reading.cues import CORRECTION, UPDATE
 from ibachat.agent.reading.lexicon import STATES
 from ibachat.agent.reading.open_prefs import NUMBER_DIM, OPEN, read_open, stance_cues
@@ -113,6 +116,22 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
             )
         )
     for sentence in sentences(own_words(said)):
+        for c in complaints(sentence):  # "the ping came too late": an outcome's amount was off
+            out.append(
+                PreferenceEvent(
+                    dimension=COMPLAINT_DIM,
+                    value=c.label,
+                    kind="rejected",
+                    polarity=-1,  # shown as "- avoid too late"
+                    valid_from=turn.time,
+                    evidence=(turn.id,) if turn.id else (),
+                    speaker="user",
+                    confidence=0.6,
+                    extractor=extractor,
+                    subject=sentence[:200],
+                    reason=f"complaint: {c.span}",
+                )
+            )
         stance = bool(stance_cues(sentence)) or bool(_ASKS.search(sentence))
         avoided = [p.phrase for p in prefs if p.polarity < 0 and p.sentence == sentence]
         for q in quantities(sentence):

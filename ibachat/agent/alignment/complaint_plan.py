@@ -1,0 +1,146 @@
+"""A complaint about an outcome moves the amount that produced it: "the ping came too late".
+
+The outcome is the user's latest past call with a value for the parameter; the complaint came after
+it. Whether the complaint bears on this parameter, and which way it moves it, comes from the
+complaint's adjective against the poles of the parameter's own scale: a time of day
+runs early - late, a duration short - long, a lead time ("minutes before", "notice") the other way
+round for lateness (more notice is earlier), money cheap - expensive, counts few - many, distance
+near - far. The new value is bounded past the old one; a value the user used before that satisfies
+the bound is taken (the nearest), otherwise the bound itself; the reason says which (the card the
+user approves shows it).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from ibachat.agent.alignment.grounding import Embed
+from ibachat.agent.alignment.schema_map import Param
+from ibachat.agent.reading.complaints import COMPLAINT_DIM, parse_label
+from memory.ledger import PreferenceEvent
+
+# The closed class of scale adjectives, by pole: (high pole words, low pole words, +1 when the high
+# pole means a higher value). A sentence embedder puts antonyms close together ("too late" and
+# "too early" are 0.79 apart in MiniLM), so the pole words say the direction; an adjective outside
+# them gets one only when its meaning is clearly nearer one pole (``POLE_MARGIN``).
+Axis = tuple[frozenset[str], frozenset[str], int]
+
+
+def _axis(hi: str, lo: str, d: int) -> Axis:
+    return frozenset(hi.split()), frozenset(lo.split()), d
+
+
+_LATE = ("late later tardy delayed last-minute", "early earlier soon premature")
+_LONG = ("long longer lengthy drawn-out overlong endless", "short shorter brief rushed quick")
+_GENERAL = [
+    _axis("high higher", "low lower", 1),
+    _axis("big bigger large huge", "small smaller tiny", 1),
+    _axis("much more", "little less", 1),
+]
+_AXES: dict[str, list[Axis]] = {
+    "hour": [_axis(*_LATE, 1)],
+    "minutes": [_axis(*_LONG, 1)],
+    "lead": [_axis(*_LATE, -1), _axis(*_LONG, 1)],
+    "money": [_axis("expensive pricey costly steep overpriced dear", "cheap cheaper inexpensive", 1)],
+    "count": [_axis("many crowded busy packed", "few sparse empty", 1)],
+    "distance": [_axis("far distant remote", "near close", 1)],
+    "percent": [],
+}
+_LEAD = re.compile(r"\b(?:before|ahead|advance|notice|warning|prior|lead|beforehand|earlier)\b")
+POLE_MIN_SIM = 0.6  # an adjective outside the pole words: this near one pole
+POLE_MARGIN = 0.12  # and this much nearer to it than to the other
+BEAR_MIN_SIM = 0.25  # a complaint off the parameter's own scale must be this near it in meaning
+
+
+def _direction(adjective: str, axes: list[Axis], embed: Embed | None) -> int:
+    """+1 when the adjective says the value was too high, -1 too low, 0 when no pole is near."""
+    for hi, lo, d in axes:  # the unit's own scale first, then the general ones
+        if adjective in hi or adjective in lo:
+            return d if adjective in hi else -d
+    if embed is None or not axes:
+        return 0
+    said = f"that was way too {adjective}"
+    poles = [f"that was way too {sorted(words)[0]}" for hi, lo, _ in axes for words in (hi, lo)]
+    mat = embed([said] + poles)
+    best, out = 0.0, 0
+    for k, (_, _, d) in enumerate(axes):
+        s_hi, s_lo = float(mat[0] @ mat[1 + 2 * k]), float(mat[0] @ mat[2 + 2 * k])
+        near = max(s_hi, s_lo)
+        if near >= POLE_MIN_SIM and abs(s_hi - s_lo) >= POLE_MARGIN and near > best:
+            best, out = near, (d if s_hi > s_lo else -d)
+    return out
+
+
+def _number(value: str) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def shift_from_complaints(
+    plan: Any,
+    param: Param,
+    unit: str,
+    about: str,
+    events: list[PreferenceEvent],
+    now: datetime,
+    embed: Embed | None,
+) -> bool:
+    """Bound ``param`` past its last value when a complaint followed it; True when it did."""
+    key = f"param:{param.name}"
+    past = sorted(
+        (e for e in events if e.dimension == key and e.kind == "chose" and e.valid_from <= now),
+        key=lambda e: e.valid_from,
+    )
+    values = [(e, v) for e in past for v in [_number(e.value)] if v is not None]
+    if not values:
+        return False
+    last_event, last = values[-1]
+    found = [
+        e
+        for e in events
+        if e.dimension == COMPLAINT_DIM
+        and e.speaker == "user"
+        and last_event.valid_from <= e.valid_from <= now
+    ]
+    if not found:
+        return False
+    own = _AXES["lead" if unit == "minutes" and _LEAD.search(about) else unit]
+    for e in sorted(found, key=lambda e: e.valid_from, reverse=True):
+        parsed = parse_label(e.value)
+        if parsed is None:
+            continue
+        adjective, sign = parsed
+        way = _direction(adjective, own, None)  # "too early" for a start hour: the scale says it
+        if way == 0 and embed is not None:  # "too much": any amount's scale, if it is about this one
+            mat = embed([e.subject or adjective, about])
+            if float(mat[0] @ mat[1]) >= BEAR_MIN_SIM:
+                way = _direction(adjective, own + _GENERAL, embed)
+        way *= sign
+        if way == 0:
+            continue
+        step = 1.0 if param.kind == "integer" else max(abs(last) * 0.1, 1e-3)
+        pd = plan.params[param.name]
+        used = sorted(
+            {v for _, v in values if (v < last if way > 0 else v > last)}, key=lambda v: abs(v - last)
+        )
+        if way > 0:
+            pd.maximum = last - step if pd.maximum is None else min(pd.maximum, last - step)
+        else:
+            pd.minimum = last + step if pd.minimum is None else max(pd.minimum, last + step)
+        lo, hi = param.schema.get("minimum"), param.schema.get("maximum")
+        if used:
+            value, how = used[0], f"you used {used[0]:g} before"
+        else:
+            value, how = (pd.maximum if way > 0 else pd.minimum), "the nearest value past it"
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            return False
+        pd.chosen = int(round(value)) if param.kind == "integer" else value
+        pd.certain = False
+        pd.source = "open"
+        pd.reason = f"you said {(e.subject or e.value)[:70]!r} after {last:g}: {how}"
+        return True
+    return False

@@ -1,0 +1,59 @@
+"""Complaints about an outcome: "the ping came too late", "that table was way too pricey".
+
+A complaint says an amount was off, and which way, without saying the amount: "too ADJ" (the
+outcome had too much of what ADJ names) or "not ADJ enough" (too little of it). Which parameter
+it bears on, and whether that parameter must go up or down, is decided where the parameter is
+known (``alignment/quantity_plan.py``): by the meaning of the adjective against the two poles of
+the parameter's own scale ("late" / "early" for a time of day, "long" / "short" for a duration),
+so adjectives nobody listed ("tardy", "lengthy", "steep") find their pole by meaning too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+COMPLAINT_DIM = "open.complaint"  # ledger value "too ADJ" or "not ADJ enough" (``Complaint.label``)
+
+_DEGREE = r"(?:(?:way|far|much|a bit|a little|slightly|rather|just|so|really|a tad|kind of|bit) )?"
+_TOO = re.compile(rf"(?<![\w']){_DEGREE}too (?P<adj>[a-z][a-z-]{{2,24}})(?![\w'])")
+_NOT_ENOUGH = re.compile(
+    r"(?:(?<![\w'])not|n't) (?:quite |nearly |really )?(?P<adj>[a-z][a-z-]{2,24}) enough(?![\w'])"
+)
+# "too" as "also", and words after "too" that are not a quality of the outcome
+_NOT_QUALITY = frozenset("bad good kind sure well hard the a an and but for me you it to do be".split())
+_PRAISE = re.compile(r"\b(?:never|not|isn't|wasn't|can't|cannot) (?:be )?too\b")
+
+
+@dataclass(frozen=True)
+class Complaint:
+    adjective: str
+    sign: int  # +1: too much of it; -1: not enough of it
+    span: str
+
+    @property
+    def label(self) -> str:
+        return f"too {self.adjective}" if self.sign > 0 else f"not {self.adjective} enough"
+
+
+def parse_label(label: str) -> tuple[str, int] | None:
+    """(adjective, sign) of a complaint's ledger value."""
+    m = re.fullmatch(r"too ([a-z][a-z-]*)|not ([a-z][a-z-]*) enough", label)
+    if not m:
+        return None
+    return (m.group(1), 1) if m.group(1) else (m.group(2), -1)
+
+
+def complaints(sentence: str) -> list[Complaint]:
+    """The complaints in one sentence of the user's own words (lower-cased or not)."""
+    s = sentence.lower()
+    out: list[Complaint] = []
+    for m in _TOO.finditer(s):
+        adj = m.group("adj")
+        if adj in _NOT_QUALITY or _PRAISE.search(s[max(0, m.start() - 16) : m.end()]):
+            continue  # "me too", "too much", "you can never be too careful"
+        out.append(Complaint(adj, 1, m.group(0).strip()))
+    for m in _NOT_ENOUGH.finditer(s):
+        if m.group("adj") not in _NOT_QUALITY:
+            out.append(Complaint(m.group("adj"), -1, m.group(0)))
+    return out
