@@ -220,3 +220,29 @@ def test_a_complaint_moves_the_amount_on_its_own_scale_the_right_way(tmp_path, m
     assert "too" not in (out.plan.params[other].reason or "") and "enough" not in (
         out.plan.params[other].reason or ""
     )
+
+
+# ---------------------------------------------------------------------------- habits and later words
+BREW = {
+    "name": "brew_run",
+    "description": "Order a hot drink from the kiosk by the station",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "cup": {"type": "string", "enum": ["tiny", "regular", "huge"], "description": "cup size"},
+            "dairy": {"type": "string", "enum": ["cow", "soya", "none"], "description": "what goes in it"},
+        },
+        "required": ["cup", "dairy"],
+    },
+}
+
+
+def test_a_habit_gives_way_only_to_later_words_about_one_of_its_values(tmp_path, minilm):
+    h = History(seed=13).noise(6, 0, 14)
+    for day in (1, 3, 5):
+        _calls(h, day, "brew_run", "The usual from the kiosk please", cup="tiny", dairy="cow")
+    h.say(8, ("user", "Honestly I prefer quiet evenings in."), ("assistant", "Nice."))
+    h.say(9, ("user", "I've gone off cow's milk, soya from now on."), ("assistant", "Noted."))
+    out = _run(tmp_path, minilm, h, "The usual from the kiosk please", BREW, 15)
+    assert out.tool_call.arguments["cup"] == "tiny", out.plan.params["cup"]  # evenings are not about cups
+    assert out.tool_call.arguments["dairy"] == "soya", out.plan.params["dairy"]

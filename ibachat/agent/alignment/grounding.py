@@ -6,7 +6,8 @@ what is wanted raises a value, what is avoided lowers it. Three signals, all pol
 - **meaning**: cosine similarity of the value and the preference phrase, centred over the
   candidates (what every candidate shares, the topic, cancels out; what tells them apart stays);
 - **words**: the preference's content words found in the value (light stemming);
-- **the value's own negations**: "silicone-free", "free of X", "without X", "no X", "non-X" in a value
+- **the value's own negations**: "silicone-free", "free of X", "without X", "no X", "non-X",
+  "minimal X", "low-X" in a value (X: the noun phrase that follows, up to a clause word)
   say it has *none* of X, so an avoided X found there raises the value instead of lowering it, and
   the negated words are taken out of the value before its meaning is compared with an avoided X.
 
@@ -33,11 +34,15 @@ _STOP = frozenset(
     "want prefer really any all and for the are not but you can get use using used good great best type kind "
     "sort things stuff something anything everything way ways lot lots".split()
 )
+_W = r"[a-z][a-z'-]{1,30}"
+_NP_STOP = r"(?!(?:and|but|with|for|in|on|to|that|which|while|so|as|at|from|by|of|the)\b)"
 _NEGATED = re.compile(
     r"\b(?P<a>[a-z][a-z-]{2,30})[- ]free\b"
-    r"|\b(?:free of|free from|without|no|non|zero|never|avoids?|avoiding|skips?|minus|excluding|not)[- ]"
-    r"(?P<b>(?:[a-z][a-z'-]{2,30})(?:(?:,| and| or) [a-z][a-z'-]{2,30}){0,3})"
-)
+    r"|\b(?:non|low|zero|no|minimal)-(?P<c>[a-z][a-z']{2,30})"  # "low-impact": the one joined word
+    r"|\b(?:free of|free from|without|no|non|zero|never|avoids?|avoiding|skips?|minus|excluding|not|"
+    r"minimal|minimum|little|low|less|fewer|lacking|hardly any|barely any) "
+    rf"(?P<b>{_NP_STOP}{_W}(?: {_NP_STOP}{_W}){{0,2}}(?:(?:,| and| or),? {_NP_STOP}{_W}(?: {_NP_STOP}{_W})?){{0,3}})"
+)  # the noun phrase a value says it is free of: "without excessive violence", "minimal jump scares"
 
 
 def stem(word: str) -> str:
@@ -74,7 +79,7 @@ def negated_words(value: str) -> tuple[set[str], str]:
     low = value.lower()
     words: set[str] = set()
     for m in _NEGATED.finditer(low):
-        words |= content(m.group("a") or m.group("b") or "")
+        words |= content(m.group("a") or m.group("b") or m.group("c") or "")
     stripped = _NEGATED.sub(" ", low)
     return words, re.sub(r"\s+", " ", stripped).strip() or low
 
@@ -250,7 +255,12 @@ def settle(wishes: Sequence[Wish], embed: Embed) -> list[Wish]:
             free_of, _ = negated_words(w.phrase)
             spans = [m.group(0) for m in _NEGATED.finditer(w.phrase.lower())]
             if free_of and spans:
-                thing = re.sub(r"^(?:non|no|without|free of|free from|not|zero)[- ]|[- ]free$", "", spans[0])
+                span = spans[0]
+                thing = (
+                    re.sub(r"[- ]free$", "", span)
+                    if re.search(r"[- ]free$", span)
+                    else re.sub(r"^(?:free of|free from|hardly any|barely any|[a-z]+)[- ]", "", span)
+                )
                 out.append(Wish(thing, -1, w.weight * 0.8, w.sentence, w.key, when=w.when, kind=w.kind))
     return out
 
@@ -291,13 +301,18 @@ def param_text(name: str, schema: dict[str, Any]) -> str:
 BEAR_MIN_SIM = 0.22
 
 
-def bearing(about: str, labels: Sequence[str], wishes: Sequence[Wish], embed: Embed) -> list[Wish]:
-    """The wishes that bear on a parameter: close in meaning to its name, description or values."""
-    texts = [about] + [str(v).replace("_", " ") for v in labels[:40]]
+def bearing(
+    about: str, labels: Sequence[str], wishes: Sequence[Wish], embed: Embed, min_sim: float = BEAR_MIN_SIM
+) -> list[Wish]:
+    """The wishes that bear on a parameter: close in meaning to its name, description or values
+    (``about`` empty: to its values only)."""
+    texts = ([about] if about else []) + [str(v).replace("_", " ") for v in labels[:40]]
+    if not texts or not wishes:
+        return []
     mat = embed(texts + [w.phrase for w in wishes])
     targets, phrases = mat[: len(texts)], mat[len(texts) :]
     sims = (phrases @ targets.T).max(axis=1)
-    return [w for w, s in zip(wishes, sims) if float(s) >= BEAR_MIN_SIM]
+    return [w for w, s in zip(wishes, sims) if float(s) >= min_sim]
 
 
 def choose_enum(

@@ -13,6 +13,8 @@ import re
 from datetime import datetime
 from typing import Any
 
+import numpy as np
+
 from ibachat.agent.alignment.grounding import (
     CERTAIN_MARGIN,
     DEFAULT_MARGIN,
@@ -38,6 +40,8 @@ from memory.ledger import PreferenceEvent
 MAX_TEXT_WISHES = 4
 BOUND_MIN_SIM = 0.25
 TEXT_MIN_SIM = 0.3
+HABIT_AGAINST = 0.06  # later words must put the habit's own value this far below the average
+HABIT_BEAR_MIN_SIM = 0.5  # and be about one of the values this closely
 
 
 def _embedder(embed: Embed) -> Embed:
@@ -158,7 +162,9 @@ def _newer_than_habit(
             continue
         last = max(calls)
         newer = [w for w in wishes if w.when is not None and w.when > last and w.kind in UPDATE_KINDS]
-        near = bearing(param_text(param.name, param.schema), param.labels, newer, embed)
+        # a habit gives way only to later words about one of its values ("vegetarian" for "veggie"),
+        # not to anything that shares a little meaning with the parameter
+        near = bearing("", param.labels, newer, embed, min_sim=HABIT_BEAR_MIN_SIM)
         found = choose_enum(param.labels, near, embed, task=task, about=param_text(param.name, param.schema))
         if found is None:
             continue
@@ -168,7 +174,8 @@ def _newer_than_habit(
             habit is None
             or best == habit
             or ranking.scores[best] - ranking.scores[habit] < CERTAIN_MARGIN / 2
-        ):
+            or ranking.scores[habit] > float(np.mean(ranking.scores)) - HABIT_AGAINST
+        ):  # the later words must speak against the habit itself, not merely favour another value
             continue
         out.append((str(pd.chosen), str(param.enum[best])))
         pd.chosen, pd.source, pd.certain = param.enum[best], "open", True

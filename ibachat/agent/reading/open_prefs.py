@@ -80,7 +80,7 @@ STANCE_BEFORE: list[tuple[str, int, int]] = [
     (r"(?:gravitate|lean|leaning|drawn) (?:towards?|to)", 1, 2),
     (r"(?:prefer|rather|sooner) (?:not to|not)", -1, 3),
     (
-        r"(?:(?:ethical |moral |strong )?objections? to|(?:i'm|i am|we're|we are) (?:strongly |firmly |totally )?(?:against|opposed to))",
+        r"(?:(?:ethical |moral |strong )?objections? to|(?:i'm|i am|we're|we are) (?:[a-z]+ly )?(?:against|opposed to))",
         -1,
         3,
     ),
@@ -414,6 +414,10 @@ _EXAMPLES = re.compile(
     r"^(?P<head>.{3,80}?),?\s+(?:like|such as|including|e\.g\.,?|especially|particularly|for example|"
     r"for instance|say)\s+(?P<core>.{3,})$"
 )
+# "animal testing and the use of X": two noun phrases, the second opened by its own determiner
+_NP_PAIR = re.compile(
+    r"^(?P<head>.{3,80}?),? (?:and|or|nor) (?:the|any|a|an|all|other|my|their) (?P<core>.{3,})$"
+)
 _LIST_SEP = re.compile(r"\s*,\s*(?:and |or )?|\s+(?:and|or|nor)\s+")
 MAX_CORES = 6
 
@@ -422,8 +426,9 @@ def cores(phrase: str) -> list[tuple[str, int]]:
     """Shorter phrases inside an object, with their sign relative to it (-1: the clause denies it).
 
     By clause structure only: a relative or copular clause gives what the thing has or is, a verb or
-    gerund in front of the object gives its object, and examples after "like" / "such as" / "including"
-    give the kind and each example in the list."""
+    gerund in front of the object gives its object, examples after "like" / "such as" / "including"
+    give the kind and each example in the list, and two noun phrases joined with a determiner of
+    their own ("X and the use of Y") give each."""
     out: list[tuple[str, int]] = []
     queue = [(phrase, 1)]
     seen = {phrase}
@@ -442,6 +447,9 @@ def cores(phrase: str) -> list[tuple[str, int]]:
             items = [i for i in _LIST_SEP.split(rel.group("core")) if i]
             if len(items) > 1:
                 found += [(i, sign) for i in items]
+        pair = _NP_PAIR.match(text)
+        if pair:
+            found += [(pair.group("head"), sign), (pair.group("core"), sign)]
         head = _VERB_FIRST.match(text) or _GERUND.match(text)
         if head:
             found.append((head.group("core"), sign))
