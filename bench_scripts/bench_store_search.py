@@ -6,7 +6,9 @@ Builds a ``VectorIndex`` (MiniLM-sized 384-d unit vectors around 64 topics) and 
 ``LexicalIndex`` (filler chat lines) in memory, then times, interleaved query by query:
 exact vector search with BLAS pinned to one thread (as ``VectorIndex`` does) and with
 BLAS free, HNSW search, BM25 search, and hybrid = HNSW + BM25 + RRF, the work of
-``Memory.search(mode="hybrid", vector=...)`` without reading turns. Prints p50/p95 in ms.
+``Memory.search(mode="hybrid", vector=...)`` without reading turns. Prints p50/p95 in ms,
+and how far float16 storage moves exact search: the share of each query's float32 top 10
+that the float16-rounded vectors also rank in their top 10.
 The filler is a worst case for BM25: 12 words a line from a 40-word vocabulary, so each query
 word matches about a quarter of all turns (real chat spreads over far more words).
 """
@@ -89,8 +91,12 @@ def main() -> int:
         t = time.perf_counter()
         rrf_fuse([("dense", index.search(q, 30)), ("lexical", lexical.search(text, 30))], k=10, c=RRF_C)
         times["hybrid"].append(time.perf_counter() - t)
+    exact32 = np.argsort(-(vecs @ np.stack(queries).T), axis=0)[:10].T
+    exact16 = np.argsort(-(vecs.astype(np.float16).astype(np.float32) @ np.stack(queries).T), axis=0)[:10].T
+    agree = float(np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact32, exact16)]))
     report = {
         "n": args.n,
+        "f16_vs_f32_exact_top10_agreement": round(agree, 4),
         "queries": args.queries,
         "build_s": round(built, 1),
         "hnsw_build_s": round(graph_s, 1),

@@ -309,3 +309,30 @@ def test_search_runs_on_one_blas_thread(monkeypatch):
     index.add(range(50), np.random.default_rng(0).random((50, 8), dtype=np.float32))
     assert index.search(np.ones(8, dtype=np.float32), 3)
     assert seen and all(threads and threads == [1] * len(threads) for threads in seen)
+
+
+def test_files_written_before_tags_still_load_untagged(tmp_path):
+    """The flat IBAVECF1 file and a bare usearch file of the previous layout are read as they were."""
+    import struct
+    import zlib
+
+    from usearch.index import Index
+
+    x = unit(40, 8, seed=4)
+    keys = np.arange(100, 140, dtype="<i8")
+    body = keys.tobytes() + x.astype("<f4").tobytes()
+    flat = tmp_path / "flat.usearch"
+    flat.write_bytes(struct.pack("<8sIIQ", b"IBAVECF1", 8, 0, 40) + body + struct.pack("<I", zlib.crc32(body)))
+    bare = tmp_path / "bare.usearch"
+    graph = Index(ndim=8, metric="cos", dtype="f32")
+    graph.add(keys.astype(np.uint64), x)
+    graph.save(str(bare))
+    for path in (flat, bare):
+        index = VectorIndex.load(path, 8)
+        assert index.has_graph == (path == bare) and index.dirty  # rewritten with tags on save
+        assert sorted(index.untagged_ids()) == keys.tolist()
+        np.testing.assert_allclose(index.get_vectors([105]), x[5:6], atol=1e-6)
+        index.set_tags([105], [b"k" * 16])
+        index.save(path)
+        back = VectorIndex.load(path, 8)
+        assert len(back.untagged_ids()) == 39 and back.has_tag(b"k" * 16)
