@@ -322,7 +322,9 @@ def test_files_written_before_tags_still_load_untagged(tmp_path):
     keys = np.arange(100, 140, dtype="<i8")
     body = keys.tobytes() + x.astype("<f4").tobytes()
     flat = tmp_path / "flat.usearch"
-    flat.write_bytes(struct.pack("<8sIIQ", b"IBAVECF1", 8, 0, 40) + body + struct.pack("<I", zlib.crc32(body)))
+    flat.write_bytes(
+        struct.pack("<8sIIQ", b"IBAVECF1", 8, 0, 40) + body + struct.pack("<I", zlib.crc32(body))
+    )
     bare = tmp_path / "bare.usearch"
     graph = Index(ndim=8, metric="cos", dtype="f32")
     graph.add(keys.astype(np.uint64), x)
