@@ -6,9 +6,9 @@ are skipped at search time and dropped by a compaction once they outnumber the l
 ones. Document frequencies are counted from live postings at query time, so removal
 never has to visit a document's terms.
 
-Search is term-at-a-time in numpy. A term's live postings and their BM25 weights are
+Search is term-at-a-time in numpy. A term's live postings and their BM25 scores are
 kept between searches (``_Postings``): a write drops the entries of the terms it touches
-(a removal drops all), and the weights are recomputed when the mean length moves. The
+(a removal drops all), and the scores are recomputed when the mean length or idf moves. The
 top ``k`` is found without sorting every match: the k-th best score of a 1-in-8 sample is
 a lower bound of the true k-th best, so only the few scores above it are ranked.
 
@@ -77,22 +77,22 @@ def tokenize(text: str) -> list[str]:
 
 
 class _Postings:
-    """One term's live postings as numpy arrays, and their BM25 weights for one mean length."""
+    """One term's live postings as numpy arrays, and their BM25 scores for one mean length and idf."""
 
-    __slots__ = ("slots", "tfs", "lens", "weights", "avgdl")
+    __slots__ = ("slots", "tfs", "lens", "scores", "key")
 
     def __init__(self, slots: np.ndarray, tfs: np.ndarray, lens: np.ndarray) -> None:
         self.slots, self.tfs, self.lens = slots, tfs, lens  # slots ascending
-        self.weights: np.ndarray | None = None
-        self.avgdl = -1.0
+        self.scores: np.ndarray | None = None
+        self.key = (-1.0, -1.0)
 
-    def weighted(self, avgdl: float) -> np.ndarray:
-        """tf (k1 + 1) / (tf + k1 (1 - b + b len / avgdl)) per posting (idf applied by the caller)."""
-        if self.weights is None or self.avgdl != avgdl:
+    def scored(self, avgdl: float, idf: float) -> np.ndarray:
+        """idf tf (k1 + 1) / (tf + k1 (1 - b + b len / avgdl)) per posting, kept while both hold."""
+        if self.scores is None or self.key != (avgdl, idf):
             norm = K1 * (1.0 - B + B * self.lens / avgdl)
-            self.weights = self.tfs * (K1 + 1.0) / (self.tfs + norm)
-            self.avgdl = avgdl
-        return self.weights
+            self.scores = idf * self.tfs * (K1 + 1.0) / (self.tfs + norm)
+            self.key = (avgdl, idf)
+        return self.scores
 
     def holds(self, slots: np.ndarray) -> np.ndarray:
         pos = np.minimum(np.searchsorted(self.slots, slots), len(self.slots) - 1)
@@ -184,7 +184,7 @@ class LexicalIndex:
             if df == 0:
                 continue
             idf = math.log(1.0 + (live - df + 0.5) / (df + 0.5))
-            contrib.append(idf * post.weighted(avgdl))
+            contrib.append(post.scored(avgdl, idf))
             matched.append((word, post))
         if not matched:
             return []
