@@ -206,6 +206,7 @@ def main() -> None:
                 row["hnsw_vs_exact"] = hnsw_recall(mem, rng)
             mem.close()
             row["disk_mb"] = folder_mb(home)
+            row["disk_mb_by_folder"] = {p.name: folder_mb(p) for p in sorted(home.iterdir()) if p.is_dir()}
             env = {**os.environ, "IBACHAT_HOME": str(home)}
             row["memory_show_first_output_s"] = statistics.median(
                 first_output_seconds([exe, "memory", "show", "-n", "20"], env, b"#") for _ in range(3)

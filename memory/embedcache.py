@@ -5,6 +5,12 @@ ndim, model id) and holds blocks, one per ``put_many`` call: a block header (mag
 record count, crc32 of the payload) and records of a 16-byte text key and an ndim
 float32 vector. Each block is fsynced. On open, the first block that is short or fails
 its checksum (a write cut by a kill) ends the file: it is truncated there.
+
+A cache may be backed by a vector index that tags its vectors with these keys (see
+:meth:`memory.vector.VectorIndex.vectors_for_tags`): lookups fall through to it, and
+:meth:`EmbeddingCache.compact` drops from the file what the saved index already holds, so
+each vector is on disk once. The file then holds what the index does not: vectors not yet
+saved in it (a journal that a crash recovers from) and texts of turns kept out of it.
 """
 
 from __future__ import annotations
@@ -14,9 +20,9 @@ import os
 import re
 import struct
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -43,10 +49,18 @@ def cache_file_name(model_id: str, ndim: int) -> str:
     return f"{slug}-{digest}-{ndim}d.emb"
 
 
+class VectorSource(Protocol):
+    """Where a cache looks for vectors it does not hold itself (a tagged vector index)."""
+
+    def vectors_for_tags(self, tags: Sequence[bytes]) -> list[np.ndarray | None]: ...
+
+    def held_tags(self) -> set[bytes]: ...
+
+
 class EmbeddingCache:
     """Vectors by text for one model. Reads its file on first use, not on construction."""
 
-    def __init__(self, folder: Path, model_id: str, ndim: int) -> None:
+    def __init__(self, folder: Path, model_id: str, ndim: int, backing: VectorSource | None = None) -> None:
         if int(ndim) <= 0:
             raise BadInput(f"embedding cache needs a positive dimension, got {ndim}")
         self.folder = Path(folder)
@@ -58,6 +72,7 @@ class EmbeddingCache:
         self._rows: dict[bytes, int] | None = None
         self._vecs = np.zeros((0, self.ndim), dtype=np.float32)
         self._n = 0
+        self.backing = backing
 
     # ----- public ----------------------------------------------------------------------
 
@@ -65,14 +80,21 @@ class EmbeddingCache:
         """The cached vector of each text (a copy), or None where there is none."""
         rows = self._open()
         out: list[np.ndarray | None] = []
-        for text in texts:
+        misses: list[int] = []
+        for i, text in enumerate(texts):
             row = rows.get(text_key(text))
             if row is None:
-                self.stats["misses"] += 1
+                misses.append(i)
                 out.append(None)
             else:
-                self.stats["hits"] += 1
                 out.append(self._vecs[row].copy())
+        if misses and self.backing is not None:
+            found = self.backing.vectors_for_tags([text_key(texts[i]) for i in misses])
+            for i, vec in zip(misses, found):
+                out[i] = None if vec is None else np.asarray(vec, dtype=np.float32)
+        hits = sum(v is not None for v in out)
+        self.stats["hits"] += hits
+        self.stats["misses"] += len(out) - hits
         return out
 
     def put_many(self, texts: Sequence[str], vectors: np.ndarray) -> None:
@@ -115,7 +137,22 @@ class EmbeddingCache:
     def forget_texts(self, texts: Iterable[str]) -> int:
         """Remove these texts' vectors from memory and from the file; returns how many."""
         rows = self._open()
-        gone = {key for key in map(text_key, texts) if key in rows}
+        return self._rewrite_without({key for key in map(text_key, texts) if key in rows})
+
+    def compact(self, held: Callable[[bytes], bool]) -> int:
+        """Drop from the file the vectors for which ``held(key)`` is true (the saved index has them).
+
+        Call it only once the index holding them is durable on disk; returns how many went.
+        """
+        rows = self._open()
+        return self._rewrite_without({key for key in rows if held(key)})
+
+    def own_len(self) -> int:
+        """Vectors in this cache's own file (not counting the backing index)."""
+        return len(self._open())
+
+    def _rewrite_without(self, gone: set[bytes]) -> int:
+        rows = self._open()
         if not gone:
             return 0
         keep = [(key, row) for key, row in rows.items() if key not in gone]
@@ -133,7 +170,10 @@ class EmbeddingCache:
         return len(gone)
 
     def __len__(self) -> int:
-        return len(self._open())
+        """Distinct texts with a vector, in the file or in the backing index."""
+        if self.backing is None:
+            return len(self._open())
+        return len(self._open().keys() | self.backing.held_tags())
 
     # ----- file ------------------------------------------------------------------------
 

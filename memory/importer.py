@@ -51,7 +51,9 @@ def import_turns(
 
         vectors, lexical = mem._indexes()
         ids = [turns[i].id for i in usable]
-        vectors.add(ids, np.concatenate(chunks))
+        from memory.embedcache import text_key
+
+        vectors.add(ids, np.concatenate(chunks), [text_key(t) for t in texts])
         lexical.add(ids, texts)
         mem.save_indexes()
     return {"imported": len(turns), "skipped": len(clean) - len(fresh), "cached": cached}

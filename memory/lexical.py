@@ -6,6 +6,12 @@ are skipped at search time and dropped by a compaction once they outnumber the l
 ones. Document frequencies are counted from live postings at query time, so removal
 never has to visit a document's terms.
 
+Search is term-at-a-time in numpy. A term's live postings and their BM25 scores are
+kept between searches (``_Postings``): a write drops the entries of the terms it touches
+(a removal drops all), and the scores are recomputed when the mean length or idf moves. The
+top ``k`` is found without sorting every match: the k-th best score of a 1-in-8 sample is
+a lower bound of the true k-th best, so only the few scores above it are ranked.
+
 File: an ``.npz`` (no pickle) holding ids, lengths, the vocabulary and the postings in
 CSR form, written atomically.
 """
@@ -32,6 +38,7 @@ K1 = 1.5
 B = 0.75
 MAX_TOKENS = 20_000  # tokens indexed per document; the rest of a huge text is ignored
 MAX_TOKEN_CHARS = 64  # longer "words" (hashes, base64) are cut to this length
+SAMPLE_STRIDE = 8  # every 8th score estimates the top-k threshold (see the module docstring)
 FORMAT_VERSION = 1
 
 _WORD = re.compile(r"[^\W_]+")
@@ -69,6 +76,29 @@ def tokenize(text: str) -> list[str]:
     return [term for _, term in _pairs(text)]
 
 
+class _Postings:
+    """One term's live postings as numpy arrays, and their BM25 scores for one mean length and idf."""
+
+    __slots__ = ("slots", "tfs", "lens", "scores", "key")
+
+    def __init__(self, slots: np.ndarray, tfs: np.ndarray, lens: np.ndarray) -> None:
+        self.slots, self.tfs, self.lens = slots, tfs, lens  # slots ascending
+        self.scores: np.ndarray | None = None
+        self.key = (-1.0, -1.0)
+
+    def scored(self, avgdl: float, idf: float) -> np.ndarray:
+        """idf tf (k1 + 1) / (tf + k1 (1 - b + b len / avgdl)) per posting, kept while both hold."""
+        if self.scores is None or self.key != (avgdl, idf):
+            norm = K1 * (1.0 - B + B * self.lens / avgdl)
+            self.scores = idf * self.tfs * (K1 + 1.0) / (self.tfs + norm)
+            self.key = (avgdl, idf)
+        return self.scores
+
+    def holds(self, slots: np.ndarray) -> np.ndarray:
+        pos = np.minimum(np.searchsorted(self.slots, slots), len(self.slots) - 1)
+        return self.slots[pos] == slots
+
+
 class LexicalIndex:
     """BM25 search by turn id. Not thread-safe: one writer, and no search during a write."""
 
@@ -83,6 +113,7 @@ class LexicalIndex:
         self._slots = 0  # slots used, live or dead
         self._id_slot: dict[int, int] = {}
         self._total_len = 0  # tokens in live documents
+        self._cache: dict[int, _Postings] = {}  # term id -> live postings, kept between searches
         self.dirty = False
 
     # ----- contents ------------------------------------------------------------------
@@ -109,6 +140,7 @@ class LexicalIndex:
                     self._post_tfs.append(array("i"))
                 self._post_slots[tid].append(slot)
                 self._post_tfs[tid].append(tf)
+                self._cache.pop(tid, None)
             self.dirty = True
         self._maybe_compact()
 
@@ -140,39 +172,44 @@ class LexicalIndex:
         for word, term in _pairs(query):
             words.setdefault(term, word)
         n = self._slots
-        alive = self._alive[:n]
-        lens = self._slot_len[:n]
         avgdl = max(self._total_len / live, 1e-9)
-        scores = np.zeros(n, dtype=np.float64)
-        matched: list[tuple[str, np.ndarray]] = []
+        matched: list[tuple[str, _Postings]] = []
+        contrib: list[np.ndarray] = []
         for term, word in words.items():
             tid = self._vocab.get(term)
             if tid is None:
                 continue
-            slots = np.array(self._post_slots[tid], dtype=np.int64)
-            tfs = np.array(self._post_tfs[tid], dtype=np.float64)
-            keep = alive[slots]
-            slots, tfs = slots[keep], tfs[keep]
-            df = len(slots)
+            post = self._postings(tid)
+            df = len(post.slots)
             if df == 0:
                 continue
             idf = math.log(1.0 + (live - df + 0.5) / (df + 0.5))
-            norm = K1 * (1.0 - B + B * lens[slots] / avgdl)
-            scores[slots] += idf * tfs * (K1 + 1.0) / (tfs + norm)
-            matched.append((word, slots))
-        cand = np.flatnonzero(scores)
+            contrib.append(post.scored(avgdl, idf))
+            matched.append((word, post))
+        if not matched:
+            return []
+        if len(matched) == 1:
+            cand, cs = matched[0][1].slots, contrib[0]
+        else:
+            scores = np.zeros(n, dtype=np.float64)
+            for (_, post), part in zip(matched, contrib):
+                scores[post.slots] += part  # a term's slots are distinct
+            cand = self._above_threshold(scores, k) if allowed is None else np.flatnonzero(scores)
+            cs = scores[cand]
         if allowed is not None and len(cand):
             ids = self._slot_id[cand].tolist()
-            cand = cand[np.fromiter((i in allowed for i in ids), dtype=bool, count=len(ids))]
+            keep = np.fromiter((i in allowed for i in ids), dtype=bool, count=len(ids))
+            cand, cs = cand[keep], cs[keep]
         if len(cand) == 0:
             return []
-        cs = scores[cand]
-        if k < len(cand):
-            top = np.argpartition(-cs, k - 1)[:k]
-            cand, cs = cand[top], cs[top]
-        order = np.lexsort((self._slot_id[cand], -cs))
+        ranked = np.round(cs, 9)  # equal up to summation order is a tie, broken by id
+        if k < len(cand):  # the k best, and every score tied with the k-th, then ordered
+            kth = np.partition(ranked, len(ranked) - k)[len(ranked) - k]
+            keep = ranked >= kth
+            cand, cs, ranked = cand[keep], cs[keep], ranked[keep]
+        order = np.lexsort((self._slot_id[cand], -ranked))[:k]
         cand, cs = cand[order], cs[order]
-        found = [np.isin(cand, slots) for _, slots in matched]
+        found = [post.holds(cand) for _, post in matched]
         return [
             Hit(
                 int(self._slot_id[slot]),
@@ -181,6 +218,26 @@ class LexicalIndex:
             )
             for j, slot in enumerate(cand)
         ]
+
+    def _postings(self, tid: int) -> _Postings:
+        post = self._cache.get(tid)
+        if post is None:
+            slots = np.frombuffer(self._post_slots[tid], dtype=np.intc).astype(np.int64)
+            tfs = np.frombuffer(self._post_tfs[tid], dtype=np.intc).astype(np.float64)
+            if self._slots != len(self._id_slot):  # dead slots exist: keep the live postings
+                keep = self._alive[slots]
+                slots, tfs = slots[keep], tfs[keep]
+            post = self._cache[tid] = _Postings(slots, tfs, self._slot_len[slots].astype(np.float64))
+        return post
+
+    @staticmethod
+    def _above_threshold(scores: np.ndarray, k: int) -> np.ndarray:
+        """Slots whose score may be in the top ``k``: at or above the sample's k-th best."""
+        sample = scores[::SAMPLE_STRIDE]
+        if np.count_nonzero(sample) < k:
+            return np.flatnonzero(scores)
+        bound = np.partition(sample, len(sample) - k)[len(sample) - k]
+        return np.flatnonzero(scores >= bound - 1e-9)  # and ties up to rounding (see search)
 
     # ----- files ---------------------------------------------------------------------
 
@@ -260,6 +317,7 @@ class LexicalIndex:
         self._slots = n
         self._id_slot = {doc_id: slot for slot, doc_id in enumerate(ids.tolist())}
         self._total_len = int(lens.sum())
+        self._cache = {}
         self.dirty = False
 
     # ----- internals -------------------------------------------------------------------
@@ -285,6 +343,7 @@ class LexicalIndex:
             return False
         self._alive[slot] = False
         self._total_len -= int(self._slot_len[slot])
+        self._cache.clear()  # the dead slot may sit in any cached term
         return True
 
     def _maybe_compact(self) -> None:
@@ -317,3 +376,4 @@ class LexicalIndex:
         self._slots = len(self._slot_id)
         self._alive = np.ones(self._slots, dtype=bool)
         self._id_slot = {doc_id: slot for slot, doc_id in enumerate(self._slot_id.tolist())}
+        self._cache.clear()

@@ -5,13 +5,18 @@ Layout under ``home`` (all 0600/0700)::
     lock                      writer lock (one writable Memory at a time)
     turns/seg-*.json          TinyDB segments: the source of truth
     index/vectors-<model>.usearch, index/lexical.bin, index/state.json
-    cache/                    embeddings by (model id, text hash)
+    cache/                    embeddings by (model id, text hash) not held by the index
     ledger/                   preference events
 
 The indexes are derived data. They are loaded on first use, and when the store
 changed behind their back (a crash, another embedder) they are reconciled with
 it: turns missing from an index are added (vectors from the cache, embedding
 only what the cache lacks) and turns no longer in the store are removed.
+
+Each vector is on disk once: the vector index tags its vectors with the texts' cache
+keys, the cache looks indexed texts up there, and once an index save is durable the
+cache drops what the index holds (:meth:`EmbeddingCache.compact`). A cache folder given
+from outside (``cache_dir``, shared by benchmark stores) is never compacted.
 """
 
 from __future__ import annotations
@@ -85,8 +90,10 @@ class Memory:
         self._embedder_spec = embedder
         self._embedder: Embedder | None = embedder if not isinstance(embedder, (str, type(None))) else None
         self._cache_dir = Path(cache_dir) if cache_dir else self.home / "cache"
+        self._own_cache = not cache_dir  # only the home's own cache gives its vectors to the index
         self._cache: EmbeddingCache | None = None
         self._vectors: VectorIndex | None = None
+        self._donor: VectorIndex | None = None  # the old index file's vectors during a rebuild
         self._lexical: LexicalIndex | None = None
         self._ledger: PreferenceLedger | None = None
         self._unsaved = 0
@@ -130,10 +137,13 @@ class Memory:
     def cache(self) -> EmbeddingCache:
         if self._cache is None:
             from memory.embedcache import EmbeddingCache
+            from memory.indexed import IndexedVectors
 
             if not self.readonly:
                 ensure_private_dir(self._cache_dir)
-            self._cache = EmbeddingCache(self._cache_dir, self.embedder.model_id, self.embedder.ndim)
+            self._cache = EmbeddingCache(
+                self._cache_dir, self.embedder.model_id, self.embedder.ndim, backing=IndexedVectors(self)
+            )
         return self._cache
 
     @property
@@ -169,6 +179,7 @@ class Memory:
 
     def _load_indexes(self, progress: Progress | None = None, *, rebuild: bool = False) -> None:
         from memory.errors import CorruptFile
+        from memory.indexed import read_donor
         from memory.lexical import LexicalIndex
         from memory.vector import VectorIndex
 
@@ -194,8 +205,17 @@ class Memory:
             state.get("token") == self.store.state_token()
             and state.get("model") == self.embedder.model_id
             and not self.index_damage
+            and not self._vectors.untagged_ids()  # a file from before tags: tag it from the store
         )
-        self.last_reconcile = self._reconcile_loaded(progress) if (not current or rebuild) else {}
+        if current and not rebuild:
+            self.last_reconcile = {}
+            return
+        if vectors is None:  # the file's vectors are not used: still a source of vectors by text
+            self._donor = read_donor(vec_path, ndim)
+        try:
+            self.last_reconcile = self._reconcile_loaded(progress)
+        finally:
+            self._donor = None
 
     def index_problems(self, state: dict[str, Any] | None = None) -> list[str]:
         """Index files that differ from the sizes and checksums saved in ``index/state.json``."""
@@ -230,21 +250,27 @@ class Memory:
     def _reconcile_steps(self, progress: Progress | None = None) -> dict[str, int]:
         vectors, lexical = self._vectors, self._lexical
         assert vectors is not None and lexical is not None
+        from memory.embedcache import text_key
+
         usable: dict[int, str] = {}
-        never: set[int] = set()
+        never: dict[int, str] = {}
         for turn_id, rec in self.store.iter_records():
             if NEVER_USE not in rec.get("flags", ()):
                 usable[turn_id] = rec["text"]
             else:
-                never.add(turn_id)
-        if never and not self.readonly and never - self.ledger.muted_turns:
-            self.ledger.mute_turns(never)  # flagged before the ledger learnt to mute
+                never[turn_id] = rec["text"]
+        if never and not self.readonly and never.keys() - self.ledger.muted_turns:
+            self.ledger.mute_turns(set(never))  # flagged before the ledger learnt to mute
+        untagged = [i for i in vectors.untagged_ids() if i in usable]
+        if untagged:
+            vectors.set_tags(untagged, [text_key(usable[i]) for i in untagged])
         report = {"added_vectors": 0, "removed_vectors": 0, "added_lexical": 0, "removed_lexical": 0}
         have_vec = {int(i) for i in vectors.ids()}
         have_lex = {int(i) for i in lexical.ids()}
         extra_vec = have_vec - usable.keys()
         extra_lex = have_lex - usable.keys()
         if extra_vec:
+            self._keep_vectors_of([i for i in extra_vec if i in never], never)
             report["removed_vectors"] = vectors.remove(extra_vec)
         if extra_lex:
             report["removed_lexical"] = lexical.remove(extra_lex)
@@ -253,8 +279,8 @@ class Memory:
         step = 256
         for start in range(0, len(missing_vec), step):
             ids = missing_vec[start : start + step]
-            vecs = self.cache.embed_with(self.embedder, [usable[i] for i in ids])
-            vectors.add(ids, vecs)
+            texts = [usable[i] for i in ids]
+            vectors.add(ids, self.cache.embed_with(self.embedder, texts), [text_key(t) for t in texts])
             if progress:
                 progress("embedding", min(start + step, len(missing_vec)), len(missing_vec))
         report["added_vectors"] = len(missing_vec)
@@ -296,6 +322,15 @@ class Memory:
         self._lexical.save(lex_path)
         self._write_state()
         self._unsaved = 0
+        if self._own_cache and self._cache is not None:  # the index file now holds these vectors
+            self._cache.compact(self._vectors.has_tag)
+
+    def _keep_vectors_of(self, ids: Sequence[int], texts: dict[int, str]) -> None:
+        """Put these indexed turns' vectors in the cache before the index lets them go."""
+        vectors = self._vectors
+        held = [i for i in ids if vectors is not None and i in vectors]
+        if held and not self.readonly and vectors is not None:
+            self.cache.put_many([texts[i] for i in held], vectors.get_vectors(held))
 
     # ------------------------------------------------------------ writes
     def add_turn(
@@ -337,10 +372,12 @@ class Memory:
         return import_turns(self, records, progress)
 
     def _index_turns(self, turns: Sequence[Turn]) -> None:
+        from memory.embedcache import text_key
+
         vectors, lexical = self._indexes()
         ids = [t.id for t in turns]
         texts = [t.text for t in turns]
-        vectors.add(ids, self.cache.embed_with(self.embedder, texts))
+        vectors.add(ids, self.cache.embed_with(self.embedder, texts), [text_key(t) for t in texts])
         lexical.add(ids, texts)
         self._unsaved += len(turns)
         if self._unsaved >= SAVE_EVERY:
@@ -385,12 +422,15 @@ class Memory:
         flags = set(turn.flags) | {NEVER_USE} if never else set(turn.flags) - {NEVER_USE}
         turn = self.store.set_flags(turn_id, flags)
         self.ledger.mute_turns([turn_id], never)
+        from memory.embedcache import text_key
+
         vectors, lexical = self._indexes()
         if never:
+            self._keep_vectors_of([turn_id], {turn_id: turn.text})  # un-marking must not re-embed
             vectors.remove([turn_id])
             lexical.remove([turn_id])
         else:
-            vectors.add([turn_id], self.cache.embed_with(self.embedder, [turn.text]))
+            vectors.add([turn_id], self.cache.embed_with(self.embedder, [turn.text]), [text_key(turn.text)])
             lexical.add([turn_id], [turn.text])
         self.save_indexes()
         return turn

@@ -5,32 +5,31 @@ it, ``get_vectors`` reads it, and HNSW hits are re-scored from it, so a score me
 same thing whichever path found it. ``Hit.score`` is cosine similarity (``metric="cos"``)
 or the dot product (``metric="ip"``); higher is more similar.
 
-Files: while no HNSW graph exists the index is saved in a flat format of its own
-(header, ids, vectors, crc32); once the graph is built it is saved by usearch, so the
-graph survives a restart. Both are written to a temporary sibling and renamed.
+The file stores the vectors once, as float16 by default (``storage="f32"`` keeps full
+precision): after a restart the index searches the rounded values, which moves a cosine
+by ~1e-4 and leaves top-10 lists unchanged in all but rare ties. Each vector may carry
+a tag, the embedding-cache key of the text it embeds: the cache finds indexed texts'
+vectors here (``vectors_for_tags``) instead of keeping a second copy. The file format is
+in :mod:`memory.vecfile`; it is written to a temporary sibling and renamed.
 """
 
 from __future__ import annotations
 
 import math
-import os
-import struct
-import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from memory import vecfile
 from memory.atomic import commit_temp, temp_path_for
 from memory.errors import BadInput, CorruptFile, NotFound
 from memory.types import Hit
+from memory.vecfile import METRICS, STORAGE, TAG_BYTES
 
-METRICS = ("cos", "ip")
-FLAT_MAGIC = b"IBAVECF1"
-_FLAT_HEADER = struct.Struct("<8sIIQ")  # magic, ndim, metric index, count
-_CRC = struct.Struct("<I")
 _MIN_CAPACITY = 64
+NO_TAG = bytes(TAG_BYTES)
 
 
 PENDING_LIMIT = 4096  # buffered inserts merged into the HNSW graph at once
@@ -64,11 +63,15 @@ class VectorIndex:
         metric: str = "cos",
         hnsw_threshold: int = 20_000,
         expansion_search: int = 64,
+        storage: str = "f16",
     ) -> None:
         if int(ndim) <= 0:
             raise BadInput(f"vector index needs a positive dimension, got {ndim}")
         if metric not in METRICS:
             raise BadInput(f"unknown vector metric {metric!r}; use one of {', '.join(METRICS)}")
+        if storage not in STORAGE:
+            raise BadInput(f"unknown vector storage {storage!r}; use one of {', '.join(STORAGE)}")
+        self.storage = storage
         self.ndim = int(ndim)
         self.metric = metric
         self.hnsw_threshold = int(hnsw_threshold)
@@ -76,8 +79,10 @@ class VectorIndex:
         self._vecs = np.zeros((0, self.ndim), dtype=np.float32)
         self._inv = np.zeros(0, dtype=np.float32)  # 1/|v| for cos, 1 for ip
         self._keys = np.zeros(0, dtype=np.int64)
+        self._tags = np.zeros(0, dtype=f"V{TAG_BYTES}")
         self._n = 0
         self._row: dict[int, int] = {}
+        self._by_tag: dict[bytes, int] | None = None  # tag -> an id holding it, built on first use
         self._graph: Any = None  # usearch.index.Index once built
         # Ids added since the graph was built and not yet inserted into it: searched exactly and
         # merged into the graph in one batch (at save, or when the buffer is full), so one insert
@@ -90,105 +95,56 @@ class VectorIndex:
     @classmethod
     def load(cls, path: Path, ndim: int, **kw: Any) -> VectorIndex:
         """Read ``path``; a missing file gives an empty index, a bad one raises CorruptFile."""
-        path = Path(path)
         index = cls(ndim, **kw)
-        try:
-            with open(path, "rb") as f:
-                magic = f.read(len(FLAT_MAGIC))
-        except FileNotFoundError:
+        loaded = vecfile.read(Path(path), index.ndim, index.metric)
+        if loaded is None:
             return index
-        except OSError as err:
-            raise CorruptFile(f"cannot read vector index {path}: {err.strerror}") from err
-        if magic == FLAT_MAGIC:
-            index._load_flat(path)
-        else:
-            index._load_usearch(path)
-        index.dirty = False
+        tags = loaded.tags if loaded.tags is not None else np.zeros(len(loaded.keys), f"V{TAG_BYTES}")
+        index._replace_all(loaded.keys, loaded.vecs, tags)
+        if loaded.graph is not None:
+            loaded.graph.expansion_search = index.expansion_search
+            index._graph = loaded.graph
+        index.dirty = loaded.tags is None  # an older file: rewritten with tags on the next save
         return index
-
-    def _load_flat(self, path: Path) -> None:
-        try:
-            data = path.read_bytes()
-        except OSError as err:
-            raise CorruptFile(f"cannot read vector index {path}: {err.strerror}") from err
-        head = _FLAT_HEADER.size
-        if len(data) < head + _CRC.size:
-            raise CorruptFile(f"vector index {path} is truncated")
-        _, ndim, metric_i, count = _FLAT_HEADER.unpack_from(data)
-        if ndim != self.ndim:
-            raise CorruptFile(f"vector index {path} holds {ndim}-d vectors, expected {self.ndim}-d")
-        if metric_i >= len(METRICS) or METRICS[metric_i] != self.metric:
-            raise CorruptFile(f"vector index {path} was built for another metric")
-        body = count * 8 + count * ndim * 4
-        if len(data) != head + body + _CRC.size:
-            raise CorruptFile(f"vector index {path} has the wrong size for {count} vectors")
-        (crc,) = _CRC.unpack_from(data, head + body)
-        if zlib.crc32(memoryview(data)[head : head + body]) != crc:
-            raise CorruptFile(f"vector index {path} fails its checksum")
-        keys = np.frombuffer(data, dtype="<i8", count=count, offset=head)
-        vecs = np.frombuffer(data, dtype="<f4", count=count * ndim, offset=head + count * 8)
-        self._replace_all(keys.astype(np.int64), vecs.reshape(count, ndim).astype(np.float32))
-
-    def _load_usearch(self, path: Path) -> None:
-        from usearch.index import Index
-
-        try:
-            meta = Index.metadata(str(path))
-            graph = Index.restore(str(path)) if meta is not None else None
-        except (ValueError, RuntimeError) as err:
-            raise CorruptFile(f"vector index {path} is unreadable: {err}") from err
-        if graph is None or meta is None:
-            raise CorruptFile(f"vector index {path} is unreadable")
-        if int(meta["dimensions"]) != self.ndim:
-            raise CorruptFile(
-                f"vector index {path} holds {meta['dimensions']}-d vectors, expected {self.ndim}-d"
-            )
-        if graph.metric_kind != _usearch_metric(self.metric):
-            raise CorruptFile(f"vector index {path} was built for another metric")
-        keys = np.asarray(graph.keys, dtype=np.uint64).astype(np.int64)
-        if len(keys):
-            vecs = np.vstack(graph.get(keys, dtype=np.float32)).astype(np.float32, copy=False)
-        else:
-            vecs = np.zeros((0, self.ndim), dtype=np.float32)
-        self._replace_all(keys, vecs)
-        graph.expansion_search = self.expansion_search
-        self._graph = graph
 
     def save(self, path: Path) -> None:
         """Write atomically: the previous file stays intact until the new one is complete."""
         path = Path(path)
         tmp = temp_path_for(path)
+        n = self._n
         try:
-            if self._graph is not None:
-                self.flush()
-                self._graph.save(str(tmp))
-            else:
-                self._write_flat(tmp)
+            self.flush()
+            vecfile.write(
+                tmp,
+                ndim=self.ndim,
+                metric=self.metric,
+                storage=self.storage,
+                keys=self._keys[:n],
+                tags=self._tags[:n],
+                vecs=self._vecs[:n],
+                graph=self._graph,
+            )
             commit_temp(tmp, path)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
         self.dirty = False
 
-    def _write_flat(self, tmp: Path) -> None:
-        n = self._n
-        keys = np.ascontiguousarray(self._keys[:n], dtype="<i8")
-        vecs = np.ascontiguousarray(self._vecs[:n], dtype="<f4")
-        header = _FLAT_HEADER.pack(FLAT_MAGIC, self.ndim, METRICS.index(self.metric), n)
-        crc = zlib.crc32(vecs.tobytes(), zlib.crc32(keys.tobytes()))
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(header)
-            f.write(keys.tobytes())
-            f.write(vecs.tobytes())
-            f.write(_CRC.pack(crc))
-
     # ----- contents ----------------------------------------------------------------
 
-    def add(self, ids: Sequence[int] | np.ndarray, vectors: np.ndarray) -> None:
-        """Add vectors by id; an id already present is replaced. Within one call the last wins."""
+    def add(
+        self,
+        ids: Sequence[int] | np.ndarray,
+        vectors: np.ndarray,
+        tags: Sequence[bytes] | None = None,
+    ) -> None:
+        """Add vectors by id; an id already present is replaced. Within one call the last wins.
+
+        ``tags`` (16 bytes each, see :func:`memory.embedcache.text_key`) name the texts embedded.
+        """
         keys = np.asarray(ids, dtype=np.int64).reshape(-1)
         vecs = np.asarray(vectors, dtype=np.float32)
+        tag_arr = self._tag_array(tags, len(keys))
         if vecs.ndim == 1 and len(keys) == 1:
             vecs = vecs.reshape(1, -1)
         if vecs.ndim != 2 or vecs.shape[1] != self.ndim:
@@ -204,11 +160,17 @@ class VectorIndex:
         _, last = np.unique(keys[::-1], return_index=True)
         if len(last) != len(keys):  # duplicates in this call: keep each id's last vector
             keep = np.sort(len(keys) - 1 - last)
-            keys, vecs = keys[keep], vecs[keep]
+            keys, vecs, tag_arr = keys[keep], vecs[keep], tag_arr[keep]
         self.remove(int(k) for k in keys if int(k) in self._row)
         start = self._n
         self._reserve(start + len(keys))
+        self._check_range(vecs)
         self._vecs[start : start + len(keys)] = vecs
+        self._tags[start : start + len(keys)] = tag_arr
+        if self._by_tag is not None:
+            for key, tag in zip(keys.tolist(), tag_arr.tolist()):
+                if tag != NO_TAG:
+                    self._by_tag.setdefault(tag, key)
         self._inv[start : start + len(keys)] = self._inverse_norms(vecs)
         self._keys[start : start + len(keys)] = keys
         for offset, key in enumerate(keys.tolist()):
@@ -241,11 +203,13 @@ class VectorIndex:
                 moved = int(self._keys[last])
                 self._vecs[row] = self._vecs[last]
                 self._inv[row] = self._inv[last]
+                self._tags[row] = self._tags[last]
                 self._keys[row] = moved
                 self._row[moved] = row
             self._n = last
             gone.append(int(key))
         if gone:
+            self._by_tag = None  # rebuilt on the next lookup
             if self._graph is not None:
                 in_graph = [key for key in gone if key not in self._pending]
                 self._pending.difference_update(gone)
@@ -273,6 +237,57 @@ class VectorIndex:
     def ids(self) -> np.ndarray:
         return self._keys[: self._n].copy()
 
+    # ----- tags ------------------------------------------------------------------------
+
+    def vectors_for_tags(self, tags: Sequence[bytes]) -> list[np.ndarray | None]:
+        """The vector of some id tagged with each tag (a copy), or None where no id has it."""
+        by_tag = self._tag_map()
+        out: list[np.ndarray | None] = []
+        for tag in tags:
+            key = by_tag.get(bytes(tag))
+            out.append(None if key is None else self._vecs[self._row[key]].copy())
+        return out
+
+    def has_tag(self, tag: bytes) -> bool:
+        return bytes(tag) in self._tag_map()
+
+    def tag_count(self) -> int:
+        """How many distinct tags the index holds."""
+        return len(self._tag_map())
+
+    def held_tags(self) -> set[bytes]:
+        return set(self._tag_map())
+
+    def untagged_ids(self) -> list[int]:
+        """Ids whose vector carries no tag (read from a file written before tags existed)."""
+        blank = self._tags[: self._n] == np.void(NO_TAG)
+        return self._keys[: self._n][blank].tolist()
+
+    def set_tags(self, ids: Sequence[int], tags: Sequence[bytes]) -> None:
+        """Tag vectors already held (ids not held are ignored)."""
+        for key, tag in zip(ids, tags):
+            row = self._row.get(int(key))
+            if row is not None:
+                self._tags[row] = np.void(bytes(tag))
+                self.dirty = True
+        self._by_tag = None
+
+    def _tag_map(self) -> dict[bytes, int]:
+        if self._by_tag is None:
+            tags = self._tags[: self._n].tolist()
+            self._by_tag = {}
+            for key, tag in zip(self._keys[: self._n].tolist(), tags):
+                if tag != NO_TAG:
+                    self._by_tag.setdefault(tag, key)
+        return self._by_tag
+
+    def _tag_array(self, tags: Sequence[bytes] | None, count: int) -> np.ndarray:
+        if tags is None:
+            return np.zeros(count, dtype=f"V{TAG_BYTES}")
+        if len(tags) != count or any(len(t) != TAG_BYTES for t in tags):
+            raise BadInput(f"expected {count} tags of {TAG_BYTES} bytes")
+        return np.frombuffer(b"".join(bytes(t) for t in tags), dtype=f"V{TAG_BYTES}").copy()
+
     def __len__(self) -> int:
         return self._n
 
@@ -292,7 +307,7 @@ class VectorIndex:
         graph = Index(
             ndim=self.ndim,
             metric=_usearch_metric(self.metric),
-            dtype="f32",
+            dtype=self.storage,
             expansion_search=self.expansion_search,
         )
         if self._n:
@@ -385,6 +400,10 @@ class VectorIndex:
 
     # ----- internals -------------------------------------------------------------
 
+    def _check_range(self, vecs: np.ndarray) -> None:
+        if self.storage == "f16" and np.abs(vecs).max(initial=0.0) > 65000.0:
+            raise BadInput("vector components beyond +-65000 do not fit float16 storage")
+
     def _inverse_norms(self, vecs: np.ndarray) -> np.ndarray:
         if self.metric != "cos":
             return np.ones(len(vecs), dtype=np.float32)
@@ -404,12 +423,16 @@ class VectorIndex:
         inv[: self._n] = self._inv[: self._n]
         keys = np.zeros(new_cap, dtype=np.int64)
         keys[: self._n] = self._keys[: self._n]
-        self._vecs, self._inv, self._keys = vecs, inv, keys
+        tags = np.zeros(new_cap, dtype=f"V{TAG_BYTES}")
+        tags[: self._n] = self._tags[: self._n]
+        self._vecs, self._inv, self._keys, self._tags = vecs, inv, keys, tags
 
-    def _replace_all(self, keys: np.ndarray, vecs: np.ndarray) -> None:
+    def _replace_all(self, keys: np.ndarray, vecs: np.ndarray, tags: np.ndarray) -> None:
         if len(np.unique(keys)) != len(keys):
             raise CorruptFile("vector index file repeats an id")
         self._vecs = np.ascontiguousarray(vecs, dtype=np.float32)
+        self._tags = np.ascontiguousarray(tags, dtype=f"V{TAG_BYTES}")
+        self._by_tag = None
         self._inv = self._inverse_norms(self._vecs)
         self._keys = np.ascontiguousarray(keys, dtype=np.int64)
         self._n = len(keys)
@@ -419,6 +442,4 @@ class VectorIndex:
 
 
 def _usearch_metric(metric: str) -> Any:
-    from usearch.index import MetricKind
-
-    return MetricKind.Cos if metric == "cos" else MetricKind.IP
+    return vecfile.usearch_metric(metric)

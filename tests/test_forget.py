@@ -248,8 +248,10 @@ def test_a_removed_vector_is_not_left_in_the_saved_hnsw_graph(tmp_path):
     index.remove([7, 9])
     index.save(tmp_path / "v.usearch")
     data = (tmp_path / "v.usearch").read_bytes()
+    stored = vecs.astype(np.float16)  # the file keeps float16 vectors
+    assert stored[6].tobytes() not in data and stored[8].tobytes() not in data
     assert vecs[6].tobytes() not in data and vecs[8].tobytes() not in data
-    assert vecs[7].tobytes() in data  # a kept vector is there (the check can see vectors)
+    assert stored[7].tobytes() in data  # a kept vector is there (the check can see vectors)
     back = VectorIndex.load(tmp_path / "v.usearch", 16)
     assert sorted(back.ids().tolist()) == [i for i in range(1, 65) if i not in (7, 9)]
     assert back.search(vecs[7], 1)[0].id == 8

@@ -144,3 +144,22 @@ def test_bad_input_and_foreign_files(tmp_path):
     cache.path.write_bytes(b"definitely not a cache")
     with pytest.raises(CorruptFile):
         len(EmbeddingCache(tmp_path, "m", NDIM))
+
+
+def test_a_backing_index_answers_what_the_file_dropped(tmp_path):
+    from memory.vector import VectorIndex
+
+    embedder = CountingEmbedder()
+    index = VectorIndex(NDIM, storage="f32")
+    cache = EmbeddingCache(tmp_path, embedder.model_id, NDIM, backing=index)
+    texts = [f"line {i}" for i in range(20)]
+    vecs = cache.embed_with(embedder, texts)
+    index.add(range(10), vecs[:10], [text_key(t) for t in texts[:10]])  # half of them indexed
+    size = cache.path.stat().st_size
+    assert cache.compact(index.has_tag) == 10 and cache.own_len() == 10 and len(cache) == 20
+    assert cache.path.stat().st_size < size * 0.6  # the indexed half left the file
+    again = EmbeddingCache(tmp_path, embedder.model_id, NDIM, backing=index)
+    np.testing.assert_array_equal(np.stack(again.get_many(texts)), vecs)  # nothing lost
+    assert len(embedder.batches) == 1
+    alone = EmbeddingCache(tmp_path, embedder.model_id, NDIM)  # without the index: only the rest
+    assert [v is None for v in alone.get_many(texts)] == [True] * 10 + [False] * 10

@@ -172,3 +172,51 @@ def test_speed_at_ten_thousand_docs():
     for row in words[:50, :5]:
         index.search(" ".join(vocab[j] for j in row), 10)
     assert (time.perf_counter() - start) / 50 < 0.02
+
+
+def _reference_bm25(docs: dict[int, list[str]], query: list[str], k: int) -> list[tuple[int, float]]:
+    """BM25 over every document, the best ``k`` by score then id: what search must return."""
+    live = len(docs)
+    avgdl = sum(len(t) for t in docs.values()) / live
+    scores: dict[int, float] = {}
+    for term in dict.fromkeys(query):
+        holders = [d for d, terms in docs.items() if term in terms]
+        if not holders:
+            continue
+        idf = math.log(1 + (live - len(holders) + 0.5) / (len(holders) + 0.5))
+        for d in holders:
+            tf, dl = docs[d].count(term), len(docs[d])
+            scores[d] = scores.get(d, 0.0) + idf * tf * 2.5 / (tf + 1.5 * (1 - 0.75 + 0.75 * dl / avgdl))
+    return sorted(scores.items(), key=lambda kv: (-round(kv[1], 9), kv[0]))[:k]
+
+
+def test_pruned_top_k_equals_full_bm25_through_writes_ties_and_removals():
+    """The sampled threshold and the cached postings give exactly the full ranking, ties by id."""
+    import random
+
+    rng = random.Random(5)
+    vocab = [f"w{i}" for i in range(12)]  # few words: long postings, many tied scores
+    index = LexicalIndex()
+    docs: dict[int, list[str]] = {}
+    next_id = 0
+
+    def check() -> None:
+        for _ in range(15):
+            query = rng.sample(vocab, rng.randint(1, 4))
+            k = rng.choice([1, 5, 30])
+            want = _reference_bm25(docs, query, k)
+            got = index.search(" ".join(query), k)
+            assert [h.id for h in got] == [d for d, _ in want]
+            assert [h.score for h in got] == pytest.approx([s for _, s in want])
+
+    for _round in range(4):
+        batch = {next_id + i: rng.choices(vocab, k=rng.randint(1, 6)) for i in range(600)}
+        next_id += len(batch)
+        index.add(list(batch), [" ".join(t) for t in batch.values()])
+        docs.update(batch)
+        check()  # the cache is built here ...
+        gone = rng.sample(sorted(docs), 150)
+        index.remove(gone)
+        for d in gone:
+            del docs[d]
+        check()  # ... and must not serve removed or stale postings here

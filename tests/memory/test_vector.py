@@ -134,25 +134,32 @@ def test_allowed_filter_exact_and_hnsw():
         assert index.search(q, 10, allowed=set()) == []
 
 
-def test_save_load_round_trip_keeps_float32(tmp_path):
+@pytest.mark.parametrize("storage", ["f32", "f16"])
+def test_save_load_round_trip_keeps_the_stored_precision(tmp_path, storage):
     rng = np.random.default_rng(3)
-    x = unit(200, 24, seed=3)  # full float32 mantissas: bf16 storage would not give them back
+    x = unit(200, 24, seed=3)  # full float32 mantissas: f32 storage gives them back exactly
     ids = rng.choice(10**9, size=200, replace=False)
-    for threshold in (10**9, 50):  # flat file, then a usearch file with a graph
-        index = VectorIndex(24, hnsw_threshold=threshold)
-        index.add(ids, x)
+    want = x if storage == "f32" else x.astype(np.float16).astype(np.float32)
+    for threshold in (10**9, 50):  # no graph (vectors in the body), then a usearch graph inside
+        index = VectorIndex(24, hnsw_threshold=threshold, storage=storage)
+        index.add(ids, x, [int(i).to_bytes(16, "little") for i in ids])
         index.search(x[0], 3)
-        path = tmp_path / f"v{threshold}.usearch"
+        path = tmp_path / f"v{threshold}{storage}.usearch"
         index.save(path)
         assert not index.dirty and oct(path.stat().st_mode & 0o777) == "0o600"
-        back = VectorIndex.load(path, 24, hnsw_threshold=threshold)
+        back = VectorIndex.load(path, 24, hnsw_threshold=threshold, storage=storage)
         assert back.has_graph == (threshold == 50) and not back.dirty
         assert sorted(back.ids().tolist()) == sorted(ids.tolist())
-        np.testing.assert_array_equal(back.get_vectors(ids[:50].tolist()), x[:50])
+        np.testing.assert_array_equal(back.get_vectors(ids[:50].tolist()), want[:50])
+        tagged = back.vectors_for_tags([int(ids[3]).to_bytes(16, "little"), bytes(16)])
+        np.testing.assert_array_equal(tagged[0], want[3])
+        assert tagged[1] is None and back.untagged_ids() == []
         assert [h.id for h in back.search(x[5], 5, exact=True)] == [
             h.id for h in index.search(x[5], 5, exact=True)
         ]
         assert not list(tmp_path.glob(f"*{TMP_MARK}*"))
+    flat = tmp_path / f"v{10**9}{storage}.usearch"  # ids, tags and one copy of the vectors
+    assert flat.stat().st_size == 36 + 200 * (8 + 16 + 24 * (2 if storage == "f16" else 4)) + 4
 
 
 def test_load_missing_corrupt_and_wrong_dim(tmp_path):
@@ -302,3 +309,32 @@ def test_search_runs_on_one_blas_thread(monkeypatch):
     index.add(range(50), np.random.default_rng(0).random((50, 8), dtype=np.float32))
     assert index.search(np.ones(8, dtype=np.float32), 3)
     assert seen and all(threads and threads == [1] * len(threads) for threads in seen)
+
+
+def test_files_written_before_tags_still_load_untagged(tmp_path):
+    """The flat IBAVECF1 file and a bare usearch file of the previous layout are read as they were."""
+    import struct
+    import zlib
+
+    from usearch.index import Index
+
+    x = unit(40, 8, seed=4)
+    keys = np.arange(100, 140, dtype="<i8")
+    body = keys.tobytes() + x.astype("<f4").tobytes()
+    flat = tmp_path / "flat.usearch"
+    flat.write_bytes(
+        struct.pack("<8sIIQ", b"IBAVECF1", 8, 0, 40) + body + struct.pack("<I", zlib.crc32(body))
+    )
+    bare = tmp_path / "bare.usearch"
+    graph = Index(ndim=8, metric="cos", dtype="f32")
+    graph.add(keys.astype(np.uint64), x)
+    graph.save(str(bare))
+    for path in (flat, bare):
+        index = VectorIndex.load(path, 8)
+        assert index.has_graph == (path == bare) and index.dirty  # rewritten with tags on save
+        assert sorted(index.untagged_ids()) == keys.tolist()
+        np.testing.assert_allclose(index.get_vectors([105]), x[5:6], atol=1e-6)
+        index.set_tags([105], [b"k" * 16])
+        index.save(path)
+        back = VectorIndex.load(path, 8)
+        assert len(back.untagged_ids()) == 39 and back.has_tag(b"k" * 16)
