@@ -47,6 +47,7 @@ from ibachat.agent.retrieval.relevance import (
     lexical_query,
 )
 from ibachat.agent.retrieval.salience import detect_cues, drop_near_duplicates, score_turn, select
+from ibachat.agent.retrieval.stated import STATED_DEPTH, asks_for_choice, best_stated, is_stated
 from ibachat.agent.types import Evidence, EvidenceItem, PlannerCounters
 from ibachat.errors import ConfigError
 from memory.errors import NotFound
@@ -156,18 +157,27 @@ def _embed_subqueries(memory: MemoryLike, subqueries: list[tuple[str, str]]) -> 
     return search, raw
 
 
-def _search(memory: MemoryLike, subqueries: list[tuple[str, str]], qvecs: np.ndarray, budget: int) -> Found:
+def _search(
+    memory: MemoryLike, subqueries: list[tuple[str, str]], qvecs: np.ndarray, budget: int, choice: bool
+) -> Found:
     """Each anchored sub-query through both indexes (their own scores are kept), each generic
-    facet through one hybrid search."""
+    facet through one hybrid search. For a task that asks for a choice, the task's dense hits
+    beyond the usual depth are kept apart as ``stated`` (``stated``: only stated preferences
+    among them become candidates)."""
     depth = max(DEPTH_FACTOR * budget, MIN_DEPTH)
     found = Found()
     for (facet, query), vec in zip(subqueries, qvecs, strict=True):
         if is_anchored(facet):
             lexical = memory.search(lexical_query(query), depth, mode="lexical")
-            dense = memory.search(query, depth, mode="dense", vector=vec)
+            deeper = STATED_DEPTH if choice and facet == "task" else depth
+            dense = memory.search(query, max(depth, deeper), mode="dense", vector=vec)
+            dense, beyond = dense[:depth], dense[depth:]
             found.bm25[facet] = {hit.id: hit.score for hit in lexical}
             found.dense[facet] = {hit.id: hit.score for hit in dense}
             found.add(facet, dense + lexical)
+            if beyond:
+                found.dense["stated"] = {hit.id: hit.score for hit in beyond}
+                found.add("stated", beyond)
         else:
             found.add(facet, memory.search(query, FACET_K, mode="hybrid", vector=vec))
     return found
@@ -201,12 +211,17 @@ def _deep(
     ms["embed"] = _ms(t0)
 
     t0 = time.perf_counter()
-    found = _search(memory, subqueries, qvecs, budget)
+    choice = asks_for_choice(task)
+    found = _search(memory, subqueries, qvecs, budget, choice)
     ms["search"] = _ms(t0)
     stats["candidates"] = len(found.by)
 
     t0 = time.perf_counter()
-    turns = [t for t in memory.get_many(list(found.by)) if usable(t, now, task)]
+    turns = [
+        t
+        for t in memory.get_many(list(found.by))
+        if usable(t, now, task) and (found.by[t.id] != ["stated"] or is_stated(t))
+    ]
     turns, vecs = _with_vectors(memory, turns)
     stats["unusable"] = len(found.by) - len(turns)
     if not turns:
@@ -216,6 +231,8 @@ def _deep(
     rel = Relevance(subqueries, qvecs, found, floors)
     rescore = _rescorer(now, tool)
     cands = _candidates(task, turns, vecs, found, rel, now, rescore)
+    task_dense = found.dense.get("task", {}) | found.dense.get("stated", {})
+    stated = best_stated(turns, task_dense) if choice else []
     ms["score"] = _ms(t0)
 
     t0 = time.perf_counter()
@@ -246,18 +263,20 @@ def _deep(
         _bears(best_anchor, best_lexical, floors)
         or any(_stated_on_topic(c, floors) for c in cands)
         or _stands_out(cands, found.dense.get("task", {}), floors)
+        or stated
     ):
         return _empty(task, subqueries, stats, "nothing in memory bears on the task")
 
     t0 = time.perf_counter()
     strong = [c for c in distinct if c.relevance >= MIN_RELEVANCE]
+    by_turn = {c.turn.id: c for c in distinct}
     stats["dropped_weak"] = len(distinct) - len(strong)
     matrix = np.stack([c.vec for c in strong]) if strong else np.zeros((0, 1), dtype=np.float32)
     chosen = [
         (strong[i], value)
         for i, value in select([c.score for c in strong], separate_calls(strong, matrix @ matrix.T), budget)
     ]
-    chosen = _keep_task_hits(chosen, strong)
+    chosen = _keep_task_hits(chosen, strong, [by_turn[i] for i in stated if i in by_turn], budget)
     in_pool = {id(c) for c in pool}
     lacking = [c for c, _ in chosen if id(c) not in in_pool]
     near = neighbours(memory, [c.turn for c in lacking], now)
@@ -331,24 +350,30 @@ def _stated_on_topic(cand: Candidate, floors: Floors) -> bool:
 
 
 def _keep_task_hits(
-    chosen: list[tuple[Candidate, float]], strong: list[Candidate]
+    chosen: list[tuple[Candidate, float]], strong: list[Candidate], stated: list[Candidate], budget: int
 ) -> list[tuple[Candidate, float]]:
     """The task's own ``PROTECTED`` best candidates (by relevance to the task's own sub-queries,
     before any cue or facet) stay chosen: a turn that only a facet or a cue lifted takes the
-    place of none of them. A missing one replaces the lowest chosen turn that is not protected,
+    place of none of them; so do the ``stated`` preferences closest to a task that asks for a
+    choice (``stated``). A missing one replaces the lowest chosen turn that is not protected,
     at that turn's place and value."""
     ranked = sorted((c for c in strong if c.own >= PROTECT_MIN), key=lambda c: -c.own)
-    protected = {id(c) for c in ranked[:PROTECTED]}
+    keep = [(c, "a best match of the task itself") for c in ranked[:PROTECTED]]
+    keep += [(c, "a stated preference closest to the task") for c in stated]
+    protected = {id(c) for c, _ in keep}
     have = {id(c) for c, _ in chosen}
     out = list(chosen)
-    for cand in ranked[:PROTECTED]:
+    for cand, why in keep:
         if id(cand) in have:
             continue
         spot = next((i for i in range(len(out) - 1, -1, -1) if id(out[i][0]) not in protected), None)
-        if spot is None:
+        if len(out) < budget:
+            out.append((cand, out[-1][1] if out else 0.0))
+        elif spot is None:
             break
-        out[spot] = (cand, out[spot][1])
-        cand.why.append("a best match of the task itself")
+        else:
+            out[spot] = (cand, out[spot][1])
+        cand.why.append(why)
         have.add(id(cand))
     return out
 
