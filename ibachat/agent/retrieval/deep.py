@@ -69,6 +69,8 @@ POOL_FACTOR = 2  # the top POOL_FACTOR * budget candidates get their session con
 MIN_RELEVANCE = 0.05  # below this, a turn is not evidence whatever its cues
 PROTECTED = 3  # the task's own best candidates that facets and cues never push out
 PROTECT_MIN = 0.15  # ... when at least this relevant to the task's own sub-queries
+DENSE_KEEP = 2  # ... and the task's own dense top hits, whatever the fusion made of them
+LEXICAL_KEEP = 0  # ... and its BM25 top hits (tuned on LoCoMo 1-5: 2 gave nothing more)
 STANDOUT_RANK = 10  # see ``_stands_out``
 STANDOUT_Z = 0.0
 FIRST_PERSON_RANK = 10  # ... or a plain first-person statement among its first this many
@@ -276,7 +278,8 @@ def _deep(
         (strong[i], value)
         for i, value in select([c.score for c in strong], separate_calls(strong, matrix @ matrix.T), budget)
     ]
-    chosen = _keep_task_hits(chosen, strong, [by_turn[i] for i in stated if i in by_turn], budget)
+    tops = _channel_tops(found, {c.turn.id: c for c in strong})
+    chosen = _keep_task_hits(chosen, strong, tops + [by_turn[i] for i in stated if i in by_turn], budget)
     in_pool = {id(c) for c in pool}
     lacking = [c for c, _ in chosen if id(c) not in in_pool]
     near = neighbours(memory, [c.turn for c in lacking], now)
@@ -347,6 +350,19 @@ def _stated_on_topic(cand: Candidate, floors: Floors) -> bool:
     if cand.turn.role != "user" or cand.lexical <= 0 or cand.anchored < floors.item:
         return False
     return bool(set(detect_cues(cand.turn.text).labels) - {"time-bound", "habit"})
+
+
+def _channel_tops(found: Found, by_turn: dict[int, Candidate]) -> list[Candidate]:
+    """The task's own first ``DENSE_KEEP`` dense and ``LEXICAL_KEEP`` BM25 hits, as candidates:
+    the fusion reorders the rest, but a single channel's best never drops out of the evidence."""
+    out = []
+    for scores, keep in (
+        (found.dense.get("task", {}), DENSE_KEEP),
+        (found.bm25.get("task", {}), LEXICAL_KEEP),
+    ):
+        ids = [i for i in sorted(scores, key=lambda i: -scores[i]) if i in by_turn][:keep]
+        out += [by_turn[i] for i in ids]
+    return out
 
 
 def _keep_task_hits(
