@@ -14,6 +14,11 @@ neighbours ride along as context and fill only budget that ranked items left fre
 When nothing in memory bears on the task (no real term overlap, and every similarity to
 the task below a floor calibrated for the embedder), the evidence is empty.
 
+Whatever the fusion makes of them, the task's own best fused candidates and its dense top
+hits stay in the evidence, and so, for a task that asks for a choice, do the user's stated
+preferences closest to it (``stated``): other sub-queries only add to them. With BGE-M3 its
+own sparse output is one more lexical channel (``sparse``).
+
 ``mode`` selects the baselines used for ablations: ``single`` (one hybrid query, the
 ``rag`` baseline), ``dense`` and ``lexical`` (one query, one index).
 """
@@ -47,6 +52,7 @@ from ibachat.agent.retrieval.relevance import (
     lexical_query,
 )
 from ibachat.agent.retrieval.salience import detect_cues, drop_near_duplicates, score_turn, select
+from ibachat.agent.retrieval.sparse import SPARSE_BEARS, sparse_scores
 from ibachat.agent.retrieval.stated import STATED_DEPTH, asks_for_choice, best_stated, is_stated
 from ibachat.agent.types import Evidence, EvidenceItem, PlannerCounters
 from ibachat.errors import ConfigError
@@ -229,6 +235,9 @@ def _deep(
     if not turns:
         ms["score"] = _ms(t0)
         return _empty(task, subqueries, stats, "no candidates")
+    if sparse := sparse_scores(memory.embedder, task, turns):
+        found.sparse["task"] = sparse
+    stats["sparse"] = len(sparse)  # candidates the embedder's own sparse channel scored (BGE-M3)
     floors = floors_for(memory)
     rel = Relevance(subqueries, qvecs, found, floors)
     rescore = _rescorer(now, tool)
@@ -266,6 +275,7 @@ def _deep(
         or any(_stated_on_topic(c, floors) for c in cands)
         or _stands_out(cands, found.dense.get("task", {}), floors)
         or stated
+        or max(sparse.values(), default=0.0) >= SPARSE_BEARS
     ):
         return _empty(task, subqueries, stats, "nothing in memory bears on the task")
 
