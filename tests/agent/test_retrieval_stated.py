@@ -95,3 +95,7 @@ def test_what_counts_as_a_stated_preference_and_as_a_choice():
     assert asks_for_choice("What are some things to do in Porto?")
     assert not asks_for_choice("What's the capital of Peru?")
     assert not asks_for_choice("explain how a transistor amplifies a signal")
+    # a question about what someone else chose asks for no choice for the user
+    assert not asks_for_choice("Which book did Anna recommend to Ben?")
+    assert not asks_for_choice("What are Anna's plans for the summer?")
+    assert asks_for_choice("Which book would you recommend for Anna's birthday?")

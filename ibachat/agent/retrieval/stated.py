@@ -47,9 +47,19 @@ _AVOIDS = re.compile(
 )
 
 
+# A question about someone else, by name ("what did Anna recommend?", "Anna's plans"), asks
+# for what they chose, not for a choice for the user; unless the user is in it too.
+_SOMEONE = re.compile(
+    r"\b(?:do|does|did|is|was|has|had|would|will|can|could|should) [A-Z][a-z]+\b|\b[A-Z][a-z]+'s\b"
+)
+_PERSONAL = re.compile(r"\b(?:i|i'm|i'd|i've|me|my|mine|we|us|our|you|your|you'd)\b", re.IGNORECASE)
+
+
 def asks_for_choice(task: str) -> bool:
     """Whether ``task`` asks for something chosen or planned for the user."""
-    return bool(_CHOICE.search(task))
+    if not _CHOICE.search(task):
+        return False
+    return bool(_PERSONAL.search(task)) or not _SOMEONE.search(task)
 
 
 def is_stated(turn: Turn) -> bool:
