@@ -15,7 +15,7 @@ When nothing in memory bears on the task (no real term overlap, and every simila
 the task below a floor calibrated for the embedder), the evidence is empty.
 
 Whatever the fusion makes of them, the task's own best fused candidates and its dense top
-hits stay in the evidence, and so, for a task that asks for a choice, do the user's stated
+hits are kept in the evidence, and so, for a task that asks for a choice, are the user's stated
 preferences closest to it (``stated``): other sub-queries only add to them. With BGE-M3 its
 own sparse output is one more lexical channel (``sparse``).
 
