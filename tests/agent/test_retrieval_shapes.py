@@ -144,3 +144,51 @@ def test_a_lexical_list_that_matches_evenly_has_no_say():
     assert lexical_say([5.0, 4.0]) == 1.0  # fewer hits than the rank looked at: the rest are zeros
     assert lexical_say([]) == 0.0
     assert 0.0 < lexical_say([4.0] * 9 + [3.2] * 21) < 1.0
+
+
+# Two people who do the same kinds of things: only the named speaker's turn answers.
+SAME_THINGS = [
+    ("Nadia", "I baked a lemon drizzle cake for the school fair on Friday."),
+    ("Owen", "I baked cinnamon buns for my niece's birthday party."),
+    ("Nadia", "My daughter started violin lessons this autumn."),
+    ("Owen", "My son quit piano lessons after two years."),
+    ("Owen", "We drove up to the lakes and camped for three nights."),
+    ("Nadia", "We camped by the beach once, the tent flooded."),
+    ("Nadia", "I switched jobs, I'm a nurse at the children's hospital now."),
+    ("Owen", "I'm still at the bank, but I moved to the fraud team."),
+    ("Owen", "My knee has been sore since the football match."),
+    ("Nadia", "My back has been sore since I moved the sofa."),
+    ("Nadia", "I'm reading a thriller about a stolen painting."),
+    ("Owen", "I'm reading a biography of a mountain climber."),
+]
+SAME_THINGS_QUESTIONS = [
+    ("Where did Owen go camping?", 4),
+    ("What happened when Nadia camped?", 5),
+    ("Which lessons did Owen's son give up?", 3),
+    ("Which team does Owen work on?", 7),
+    ("Why is Nadia's back sore?", 9),
+    ("What is Owen reading?", 11),
+]
+
+
+def test_when_both_speakers_did_the_same_thing_the_named_ones_turn_is_kept(tmp_path, minilm):
+    # On the fixed fusion (82e1d37) "Where did Owen go camping?" lost Owen's turn, the dense top hit,
+    # to turns that named Owen or camping but said nothing about where he went.
+    with Memory.open(tmp_path / "store", embedder=minilm, fsync=False) as mem:
+        start = NOW - timedelta(days=90)
+        records = []
+        for week in range(6):
+            for k, (who, text) in enumerate(SAME_THINGS):
+                said = text if week == 0 else SMALL_TALK[(k + week) % len(SMALL_TALK)][0]
+                when = start + timedelta(days=7 * week, minutes=k)
+                records.append(
+                    {"session_id": f"w{week}", "role": "user", "text": f"{who}: {said}", "time": when}
+                )
+        ids = [t.id for t in mem.add_turns(records)]
+        for question, index in SAME_THINGS_QUESTIONS:
+            channels = {
+                m: [h.id for h in mem.search(question, 3, mode=m)] for m in ("dense", "lexical", "hybrid")
+            }
+            assert any(ids[index] in top for top in channels.values()), question  # a channel finds it
+            deep = [item.turn.id for item in deep_retrieve(mem, question, now=NOW, budget=3).items]
+            assert ids[index] in deep, (question, [mem.get(i).text for i in deep])

@@ -140,7 +140,14 @@ def fold_tool_calls(
     candidates, near-duplicates too). Returns (kept, calls folded, requests folded).
     """
     calls = {c.turn.id for c in found if isinstance(c.turn.tool_call, dict)}
-    users = [c.turn for c in found if c.turn.role == "user" and not cued(c.turn)]
+    # only a user turn shortly before a found call can be its request: the others need no read
+    users = [
+        c.turn
+        for c in found
+        if c.turn.role == "user"
+        and any(c.turn.id + step in calls for step in range(1, NEIGHBOUR_WINDOW + 1))
+        and not cued(c.turn)
+    ]
     near = neighbours(memory, users, now)
     requests = {t.id: nxt.id for t in users if (nxt := _after(t, near[t.id])) is not None and nxt.id in calls}
     by_tool: dict[str, list[Candidate]] = {}

@@ -14,6 +14,11 @@ neighbours ride along as context and fill only budget that ranked items left fre
 When nothing in memory bears on the task (no real term overlap, and every similarity to
 the task below a floor calibrated for the embedder), the evidence is empty.
 
+Whatever the fusion makes of them, the task's own best fused candidates and its dense top
+hits are kept in the evidence, and so, for a task that asks for a choice, are the user's stated
+preferences closest to it (``stated``): other sub-queries only add to them. With BGE-M3 its
+own sparse output is one more lexical channel (``sparse``).
+
 ``mode`` selects the baselines used for ablations: ``single`` (one hybrid query, the
 ``rag`` baseline), ``dense`` and ``lexical`` (one query, one index).
 """
@@ -47,6 +52,8 @@ from ibachat.agent.retrieval.relevance import (
     lexical_query,
 )
 from ibachat.agent.retrieval.salience import detect_cues, drop_near_duplicates, score_turn, select
+from ibachat.agent.retrieval.sparse import SPARSE_BEARS, sparse_scores
+from ibachat.agent.retrieval.stated import STATED_DEPTH, asks_for_choice, best_stated, is_stated
 from ibachat.agent.types import Evidence, EvidenceItem, PlannerCounters
 from ibachat.errors import ConfigError
 from memory.errors import NotFound
@@ -68,6 +75,8 @@ POOL_FACTOR = 2  # the top POOL_FACTOR * budget candidates get their session con
 MIN_RELEVANCE = 0.05  # below this, a turn is not evidence whatever its cues
 PROTECTED = 3  # the task's own best candidates that facets and cues never push out
 PROTECT_MIN = 0.15  # ... when at least this relevant to the task's own sub-queries
+DENSE_KEEP = 2  # ... and the task's own dense top hits, whatever the fusion made of them
+LEXICAL_KEEP = 0  # ... and its BM25 top hits (tuned on LoCoMo 1-5: 2 gave nothing more)
 STANDOUT_RANK = 10  # see ``_stands_out``
 STANDOUT_Z = 0.0
 FIRST_PERSON_RANK = 10  # ... or a plain first-person statement among its first this many
@@ -156,18 +165,27 @@ def _embed_subqueries(memory: MemoryLike, subqueries: list[tuple[str, str]]) -> 
     return search, raw
 
 
-def _search(memory: MemoryLike, subqueries: list[tuple[str, str]], qvecs: np.ndarray, budget: int) -> Found:
+def _search(
+    memory: MemoryLike, subqueries: list[tuple[str, str]], qvecs: np.ndarray, budget: int, choice: bool
+) -> Found:
     """Each anchored sub-query through both indexes (their own scores are kept), each generic
-    facet through one hybrid search."""
+    facet through one hybrid search. For a task that asks for a choice, the task's dense hits
+    beyond the usual depth are kept apart as ``stated`` (``stated``: only stated preferences
+    among them become candidates)."""
     depth = max(DEPTH_FACTOR * budget, MIN_DEPTH)
     found = Found()
     for (facet, query), vec in zip(subqueries, qvecs, strict=True):
         if is_anchored(facet):
             lexical = memory.search(lexical_query(query), depth, mode="lexical")
-            dense = memory.search(query, depth, mode="dense", vector=vec)
+            deeper = STATED_DEPTH if choice and facet == "task" else depth
+            dense = memory.search(query, max(depth, deeper), mode="dense", vector=vec)
+            dense, beyond = dense[:depth], dense[depth:]
             found.bm25[facet] = {hit.id: hit.score for hit in lexical}
             found.dense[facet] = {hit.id: hit.score for hit in dense}
             found.add(facet, dense + lexical)
+            if beyond:
+                found.dense["stated"] = {hit.id: hit.score for hit in beyond}
+                found.add("stated", beyond)
         else:
             found.add(facet, memory.search(query, FACET_K, mode="hybrid", vector=vec))
     return found
@@ -201,21 +219,31 @@ def _deep(
     ms["embed"] = _ms(t0)
 
     t0 = time.perf_counter()
-    found = _search(memory, subqueries, qvecs, budget)
+    choice = asks_for_choice(task)
+    found = _search(memory, subqueries, qvecs, budget, choice)
     ms["search"] = _ms(t0)
     stats["candidates"] = len(found.by)
 
     t0 = time.perf_counter()
-    turns = [t for t in memory.get_many(list(found.by)) if usable(t, now, task)]
+    turns = [
+        t
+        for t in memory.get_many(list(found.by))
+        if usable(t, now, task) and (found.by[t.id] != ["stated"] or is_stated(t))
+    ]
     turns, vecs = _with_vectors(memory, turns)
     stats["unusable"] = len(found.by) - len(turns)
     if not turns:
         ms["score"] = _ms(t0)
         return _empty(task, subqueries, stats, "no candidates")
+    if sparse := sparse_scores(memory.embedder, task, turns):
+        found.sparse["task"] = sparse
+    stats["sparse"] = len(sparse)  # candidates the embedder's own sparse channel scored (BGE-M3)
     floors = floors_for(memory)
     rel = Relevance(subqueries, qvecs, found, floors)
     rescore = _rescorer(now, tool)
     cands = _candidates(task, turns, vecs, found, rel, now, rescore)
+    task_dense = found.dense.get("task", {}) | found.dense.get("stated", {})
+    stated = best_stated(turns, task_dense) if choice else []
     ms["score"] = _ms(t0)
 
     t0 = time.perf_counter()
@@ -246,18 +274,22 @@ def _deep(
         _bears(best_anchor, best_lexical, floors)
         or any(_stated_on_topic(c, floors) for c in cands)
         or _stands_out(cands, found.dense.get("task", {}), floors)
+        or stated
+        or max(sparse.values(), default=0.0) >= SPARSE_BEARS
     ):
         return _empty(task, subqueries, stats, "nothing in memory bears on the task")
 
     t0 = time.perf_counter()
     strong = [c for c in distinct if c.relevance >= MIN_RELEVANCE]
+    by_turn = {c.turn.id: c for c in distinct}
     stats["dropped_weak"] = len(distinct) - len(strong)
     matrix = np.stack([c.vec for c in strong]) if strong else np.zeros((0, 1), dtype=np.float32)
     chosen = [
         (strong[i], value)
         for i, value in select([c.score for c in strong], separate_calls(strong, matrix @ matrix.T), budget)
     ]
-    chosen = _keep_task_hits(chosen, strong)
+    tops = _channel_tops(found, {c.turn.id: c for c in strong})
+    chosen = _keep_task_hits(chosen, strong, tops + [by_turn[i] for i in stated if i in by_turn], budget)
     in_pool = {id(c) for c in pool}
     lacking = [c for c, _ in chosen if id(c) not in in_pool]
     near = neighbours(memory, [c.turn for c in lacking], now)
@@ -330,25 +362,44 @@ def _stated_on_topic(cand: Candidate, floors: Floors) -> bool:
     return bool(set(detect_cues(cand.turn.text).labels) - {"time-bound", "habit"})
 
 
+def _channel_tops(found: Found, by_turn: dict[int, Candidate]) -> list[Candidate]:
+    """The task's own first ``DENSE_KEEP`` dense and ``LEXICAL_KEEP`` BM25 hits, as candidates:
+    the fusion reorders the rest, but a single channel's best never drops out of the evidence."""
+    out = []
+    for scores, keep in (
+        (found.dense.get("task", {}), DENSE_KEEP),
+        (found.bm25.get("task", {}), LEXICAL_KEEP),
+    ):
+        ids = [i for i in sorted(scores, key=lambda i: -scores[i]) if i in by_turn][:keep]
+        out += [by_turn[i] for i in ids]
+    return out
+
+
 def _keep_task_hits(
-    chosen: list[tuple[Candidate, float]], strong: list[Candidate]
+    chosen: list[tuple[Candidate, float]], strong: list[Candidate], stated: list[Candidate], budget: int
 ) -> list[tuple[Candidate, float]]:
     """The task's own ``PROTECTED`` best candidates (by relevance to the task's own sub-queries,
     before any cue or facet) stay chosen: a turn that only a facet or a cue lifted takes the
-    place of none of them. A missing one replaces the lowest chosen turn that is not protected,
+    place of none of them; so do the ``stated`` preferences closest to a task that asks for a
+    choice (``stated``). A missing one replaces the lowest chosen turn that is not protected,
     at that turn's place and value."""
     ranked = sorted((c for c in strong if c.own >= PROTECT_MIN), key=lambda c: -c.own)
-    protected = {id(c) for c in ranked[:PROTECTED]}
+    keep = [(c, "a best match of the task itself") for c in ranked[:PROTECTED]]
+    keep += [(c, "a stated preference closest to the task") for c in stated]
+    protected = {id(c) for c, _ in keep}
     have = {id(c) for c, _ in chosen}
     out = list(chosen)
-    for cand in ranked[:PROTECTED]:
+    for cand, why in keep:
         if id(cand) in have:
             continue
         spot = next((i for i in range(len(out) - 1, -1, -1) if id(out[i][0]) not in protected), None)
-        if spot is None:
+        if len(out) < budget:
+            out.append((cand, out[-1][1] if out else 0.0))
+        elif spot is None:
             break
-        out[spot] = (cand, out[spot][1])
-        cand.why.append("a best match of the task itself")
+        else:
+            out[spot] = (cand, out[spot][1])
+        cand.why.append(why)
         have.add(id(cand))
     return out
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from functools import lru_cache
 from typing import Any
 
 from ibachat.agent.types import PlannerCounters
@@ -91,6 +92,7 @@ def content_words(text: str, limit: int | None = None) -> list[str]:
 _SUFFIXES = tuple("ations ation ising izing ised ized ises izes ise ize ies ing ed es s y".split())
 
 
+@lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
     """A crude stem for term overlap: one common suffix off, then at most 6 letters."""
     for suffix in _SUFFIXES:
@@ -100,9 +102,11 @@ def _stem(word: str) -> str:
     return word[:6]
 
 
-def terms(text: str) -> set[str]:
-    """Stemmed content words, for telling whether two texts share a real word."""
-    return {_stem(w) for w in content_words(text)}
+@lru_cache(maxsize=32768)
+def terms(text: str) -> frozenset[str]:
+    """Stemmed content words, for telling whether two texts share a real word (cached: turns
+    are immutable and come back task after task)."""
+    return frozenset(_stem(w) for w in content_words(text))
 
 
 def _split_name(name: str) -> str:

@@ -9,6 +9,8 @@
   query whose words match only common ones, spread evenly over the history, is ranked by
   meaning alone; the dense channel is calibrated against the embedder's floors and against
   the query's own list (``RELATIVE_WEIGHT``). The task counts fully, the others ``SIDE_WEIGHT`` as much.
+  Where the embedder gives BGE-M3's own lexical weights (``sparse``), that channel enters the
+  same mix beside BM25, with its own say; the stronger of the two counts for a turn.
 - A turn that carries a preference cue can also be relevant while the cue holds (a
   sprained ankle bears on a day out this week, not on one next year): through a generic
   facet looking for that cue (its vocabulary mixed with the task), at ``FACET_WEIGHT``,
@@ -110,6 +112,7 @@ class Found:
     by: dict[int, list[str]] = field(default_factory=dict)
     bm25: dict[str, dict[int, float]] = field(default_factory=dict)
     dense: dict[str, dict[int, float]] = field(default_factory=dict)  # cosine per anchored query
+    sparse: dict[str, dict[int, float]] = field(default_factory=dict)  # BGE-M3 lexical score (``sparse``)
 
     def add(self, facet: str, hits: list[Hit]) -> None:
         for hit in hits:
@@ -136,6 +139,9 @@ class Relevance:
         self.bm25 = [found.bm25.get(f, {}) for f in self.anchored]
         self.best_bm25 = [max(scores.values(), default=0.0) for scores in self.bm25]
         self.say = [lexical_say(list(scores.values())) for scores in self.bm25]
+        self.sparse = [found.sparse.get(f, {}) for f in self.anchored]
+        self.best_sparse = [max(scores.values(), default=0.0) for scores in self.sparse]
+        self.sparse_say = [lexical_say(list(scores.values())) for scores in self.sparse]
         lists = [sorted(found.dense.get(f, {}).values()) for f in self.anchored]
         self.median = np.array([s[len(s) // 2] if s else 1.0 for s in lists], dtype=np.float32)
         self.best = np.array([s[-1] if s else 1.0 for s in lists], dtype=np.float32)
@@ -169,8 +175,12 @@ class Relevance:
         fused = dense.copy()
         plain = np.array([not (isinstance(t.tool_call, dict) or cued(t)) for t in turns], dtype=bool)
         for row, (scores, best, say) in enumerate(zip(self.bm25, self.best_bm25, self.say, strict=True)):
-            lexical = np.array([scores.get(t.id, 0.0) / best if best > 0 else 0.0 for t in turns])
-            mixed = DENSE_SHARE * dense[row] + (1.0 - DENSE_SHARE) * say * lexical
+            lexical = say * np.array([scores.get(t.id, 0.0) / best if best > 0 else 0.0 for t in turns])
+            if self.best_sparse[row] > 0:  # BGE-M3's own lexical channel: the stronger of the two counts
+                sparse, top = self.sparse[row], self.best_sparse[row]
+                learned = np.array([sparse.get(t.id, 0.0) / top for t in turns])
+                lexical = np.maximum(lexical, self.sparse_say[row] * learned)
+            mixed = DENSE_SHARE * dense[row] + (1.0 - DENSE_SHARE) * lexical
             param = self.anchored[row].startswith("param:")
             fused[row] = np.where(plain, dense[row], mixed) if param else mixed
         return (fused * self.weights[:, None]).max(axis=0)
