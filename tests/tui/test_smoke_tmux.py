@@ -44,7 +44,8 @@ class Tmux:
         self.run("new-session", "-d", "-s", "app", "-x", "120", "-y", "40", command)
 
     def screen(self) -> str:
-        done = self.run("capture-pane", "-p", "-t", "app", check=False)
+        # -J: a line the terminal wrapped comes back whole, so a pattern never depends on where it wrapped
+        done = self.run("capture-pane", "-p", "-J", "-t", "app", check=False)
         return done.stdout
 
     def alive(self) -> bool:
