@@ -205,6 +205,7 @@ class Memory:
             state.get("token") == self.store.state_token()
             and state.get("model") == self.embedder.model_id
             and not self.index_damage
+            and not self._lexical.outdated  # an older tokenizer's file: re-index the texts
             and not self._vectors.untagged_ids()  # a file from before tags: tag it from the store
         )
         if current and not rebuild:

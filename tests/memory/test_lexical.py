@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from memory.errors import BadInput, CorruptFile
-from memory.lexical import MAX_TOKENS, LexicalIndex, tokenize
+from memory.lexical import K1, MAX_TOKENS, B, LexicalIndex, tokenize
 
 DOCS = {
     1: "I really like my coffee black, no sugar please",
@@ -29,19 +29,41 @@ def build() -> LexicalIndex:
     return index
 
 
-def test_tokenize_keeps_names_numbers_and_folds_plurals():
-    assert tokenize("The Stories of Siobhan's 3 puppies, invoice #4471!") == [
-        "story",
-        "siobhan",
-        "3",
-        "puppy",
-        "invoice",
-        "4471",
-    ]
-    assert tokenize("dogs dog DOGS") == ["dog", "dog", "dog"]
+def test_tokenize_keeps_names_numbers_and_stems_inflections():
+    terms = tokenize("The Stories of Siobhan's 3 puppies, invoice #4471!")
+    assert terms == tokenize("story siobhan 3 puppy invoice 4471")
+    assert terms[1:3] == ["siobhan", "3"] and terms[4:] == ["invoic", "4471"]
+    assert len(set(tokenize("dogs dog DOGS"))) == 1
+    # the inflections of one verb or noun are one term (Snowball English), unrelated words are not
+    assert len(set(tokenize("camping camped camps camp"))) == 1
+    assert len(set(tokenize("promoting promoted promotes"))) == 1
+    assert len(set(tokenize("organised organising"))) == 1
+    assert len(set(tokenize("universe university"))) == 2
     assert tokenize("glass bus v2 covid19 x_y") == ["glass", "bus", "v2", "covid19", "x", "y"]
     assert tokenize("Übergrößen café naïve 東京") == ["übergrößen", "café", "naïve", "東京"]
     assert tokenize("the and of") == []
+
+
+def test_an_index_from_the_older_tokenizer_loads_outdated_and_the_store_rebuilds_it(tmp_path):
+    from memory.embedders.hashing import HashEmbedder
+    from memory.memory import Memory
+
+    home = tmp_path / "home"
+    with Memory.open(home, embedder=HashEmbedder(), fsync=False) as memory:
+        memory.add_turns([{"session_id": "s1", "role": "user", "text": "we camped by the lake all weekend"}])
+    path = home / "index" / "lexical.bin"
+    with np.load(path) as npz:
+        arrays = {name: npz[name] for name in npz.files}
+    arrays["version"] = np.array([1], dtype=np.int64)  # what the plural-only tokenizer wrote
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    path.write_bytes(buf.getvalue())
+    old = LexicalIndex.load(path)
+    assert old.outdated and len(old) == 0
+    with Memory.open(home, embedder=HashEmbedder(), fsync=False) as memory:
+        assert [h.id for h in memory.search("camping", 5, mode="lexical")] == [1]
+    again = LexicalIndex.load(path)
+    assert not again.outdated and len(again) == 1
 
 
 def test_rare_words_names_and_numbers_rank_first():
@@ -67,7 +89,7 @@ def test_bm25_matches_the_formula():
 
     def term(tf: int, df: int, dl: int) -> float:
         idf = math.log(1 + (4 - df + 0.5) / (df + 0.5))
-        return idf * tf * 2.5 / (tf + 1.5 * (1 - 0.75 + 0.75 * dl / avgdl))
+        return idf * tf * 1.9 / (tf + 0.9 * (1 - 0.4 + 0.4 * dl / avgdl))  # k1 = 0.9, b = 0.4
 
     hits = {h.id: h.score for h in index.search("apple", 10)}
     assert hits == {10: pytest.approx(term(1, 2, 2)), 11: pytest.approx(term(2, 2, 4))}
@@ -186,7 +208,7 @@ def _reference_bm25(docs: dict[int, list[str]], query: list[str], k: int) -> lis
         idf = math.log(1 + (live - len(holders) + 0.5) / (len(holders) + 0.5))
         for d in holders:
             tf, dl = docs[d].count(term), len(docs[d])
-            scores[d] = scores.get(d, 0.0) + idf * tf * 2.5 / (tf + 1.5 * (1 - 0.75 + 0.75 * dl / avgdl))
+            scores[d] = scores.get(d, 0.0) + idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / avgdl))
     return sorted(scores.items(), key=lambda kv: (-round(kv[1], 9), kv[0]))[:k]
 
 

@@ -34,7 +34,7 @@ from memory.types import Hit, Turn
 if TYPE_CHECKING:
     import numpy as np
 
-DENSE_SHARE = 0.5  # share of the calibrated cosine in an anchored relevance when BM25 has its full say
+DENSE_SHARE = 0.4  # share of the calibrated cosine in an anchored relevance when BM25 has its full say
 # The lexical channel's say: 1 - (BM25 score at rank SAY_RANK) / (its best), mapped from
 # [SAY_LOW, SAY_HIGH] onto [0, 1]. An even spread of one common word gives ~0; a word only a
 # few turns hold gives ~1 (fewer hits than SAY_RANK count as zeros after the last).
