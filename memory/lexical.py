@@ -202,12 +202,14 @@ class LexicalIndex:
         if not matched:
             return []
         cand = cs = None
+        held: list[np.ndarray] | None = None  # per term: does it hold each of cand
         if len(matched) == 1:
             cand, cs = matched[0][1].slots, contrib[0]
+            held = [np.ones(len(cand), dtype=bool)]
         elif allowed is None:
             cand = self._candidates([post for _, post in matched], k)
             if cand is not None:
-                cs = self._exact(matched, cand)
+                cs, held = self._exact(matched, cand)
         if cand is None or cs is None:  # exact sums over every slot (a subset, or many ties)
             scores = np.zeros(n, dtype=np.float64)
             for (_, post), part in zip(matched, contrib):
@@ -215,55 +217,63 @@ class LexicalIndex:
             cand = self._above_threshold(scores, k) if allowed is None else np.flatnonzero(scores)
             cand = cand.astype(np.int32)
             cs = scores[cand]
+        pick = np.arange(len(cand))  # positions in cand of the hits kept so far
         if allowed is not None and len(cand):
             ids = self._slot_id[cand].tolist()
-            keep = np.fromiter((i in allowed for i in ids), dtype=bool, count=len(ids))
-            cand, cs = cand[keep], cs[keep]
-        if len(cand) == 0:
+            pick = pick[np.fromiter((i in allowed for i in ids), dtype=bool, count=len(ids))]
+        if len(pick) == 0:
             return []
-        ranked = np.round(cs, 9)  # equal up to summation order is a tie, broken by id
-        if k < len(cand):  # the k best, and every score tied with the k-th, then ordered
+        ranked = np.round(cs[pick], 9)  # equal up to summation order is a tie, broken by id
+        if k < len(pick):  # the k best, and every score tied with the k-th, then ordered
             kth = np.partition(ranked, len(ranked) - k)[len(ranked) - k]
             keep = ranked >= kth
-            cand, cs, ranked = cand[keep], cs[keep], ranked[keep]
-        order = np.lexsort((self._slot_id[cand], -ranked))[:k]
-        cand, cs = cand[order], cs[order]
-        found = [post.lookup(cand)[0].tolist() for _, post in matched]
+            pick, ranked = pick[keep], ranked[keep]
+        pick = pick[np.lexsort((self._slot_id[cand[pick]], -ranked))[:k]]
+        slots = cand[pick]
+        if held is None:
+            found = [post.lookup(slots)[0].tolist() for _, post in matched]
+        else:
+            found = [h[pick].tolist() for h in held]
         words_of = [word for word, _ in matched]
         return [
-            Hit(doc_id, score, {"terms": [w for w, held in zip(words_of, found) if held[j]]})
-            for j, (doc_id, score) in enumerate(zip(self._slot_id[cand].tolist(), cs.tolist()))
+            Hit(doc_id, score, {"terms": [w for w, f in zip(words_of, found) if f[j]]})
+            for j, (doc_id, score) in enumerate(zip(self._slot_id[slots].tolist(), cs[pick].tolist()))
         ]
 
     def _candidates(self, posts: list[_Postings], k: int) -> np.ndarray | None:
         """Slots (int32) that may be in the top ``k``, from float32 sums of the term scores.
 
-        The k-th best of a 1-in-8 sample of the sums is a lower bound ``b`` of the true k-th
-        best, up to the float32 error ``tol`` of a sum; a slot is kept if its sum is within
-        ``2 tol`` (and the tie rounding of ``search``) of ``b``. None when too many are kept
-        to score them one by one (ties over a large share of the index).
+        A float32 sum is within ``tol`` of the float64 one. The k-th best sum of a 1-in-8 sample
+        is a lower bound ``b`` of the true k-th best sum; the slots within ``2 tol`` (and the tie
+        rounding of ``search``) of ``b`` hold the true k-th best sum, and then only those within
+        that margin of it can be in the top ``k``. None when more remain than are worth scoring
+        one by one (a tie over a large share of the index).
         """
         acc = np.zeros(self._slots, dtype=np.float32)
         for post in posts:
             np.add.at(acc, post.slots, post.approx)  # a term's slots are distinct: one add each
+        tol = 2.0 * (len(posts) + 1) * 2.0**-24 * sum(post.top for post in posts)
+        margin = 2.0 * tol + 4e-9
         sample = acc[::SAMPLE_STRIDE]
-        if np.count_nonzero(sample) < k:
-            cand = np.flatnonzero(acc)
-        else:
-            bound = float(np.partition(sample, len(sample) - k)[len(sample) - k])
-            top = sum(post.top for post in posts)
-            tol = 2.0 * (len(posts) + 1) * 2.0**-24 * top  # float32 rounding of the terms and the sum
-            cand = np.flatnonzero(acc >= bound - 2.0 * tol - 4e-9)
+        bound = float(np.partition(sample, len(sample) - k)[len(sample) - k]) if len(sample) > k else 0.0
+        cand = np.flatnonzero(acc >= bound - margin) if bound > 0.0 else np.flatnonzero(acc)
+        if len(cand) > k:
+            sums = acc[cand]
+            kth = float(np.partition(sums, len(sums) - k)[len(sums) - k])
+            cand = cand[sums >= kth - margin]
         return cand.astype(np.int32) if len(cand) <= EXACT_LIMIT else None
 
     @staticmethod
-    def _exact(matched: list[tuple[str, _Postings]], cand: np.ndarray) -> np.ndarray:
-        """The float64 BM25 sums of ``cand``, added term by term in query order (as a full scan does)."""
+    def _exact(matched: list[tuple[str, _Postings]], cand: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The float64 BM25 sums of ``cand``, added term by term in query order (as a full sum
+        does), and per term whether it holds each of ``cand``."""
         total = np.zeros(len(cand), dtype=np.float64)
+        held = []
         for _, post in matched:
-            held, pos = post.lookup(cand)
-            total += np.where(held, post.scores[pos], 0.0)
-        return total
+            has, pos = post.lookup(cand)
+            total += np.where(has, post.scores[pos], 0.0)
+            held.append(has)
+        return total, held
 
     def _postings(self, tid: int) -> _Postings:
         post = self._cache.get(tid)

@@ -94,7 +94,7 @@ def test_summing_every_slot_gives_what_the_candidates_give(monkeypatch):
 
 
 def test_few_candidates_are_scored_exactly_on_a_large_index():
-    """On 20k documents whose query words each match a quarter of them, a few hundred are rescored."""
+    """On 20k documents whose query words each match a quarter of them, few more than k are rescored."""
     rng = random.Random(3)
     vocab = [f"v{i}k" for i in range(40)]
     index = LexicalIndex()
@@ -102,4 +102,4 @@ def test_few_candidates_are_scored_exactly_on_a_large_index():
     index.search(" ".join(vocab[:4]), 30)  # computes the term scores
     posts = [index._postings(index._vocab[term]) for term in vocab[:4]]
     cand = index._candidates(posts, 30)
-    assert cand is not None and 30 <= len(cand) <= 2_000
+    assert cand is not None and 30 <= len(cand) <= 300  # the 30 best and ties of the 30th
