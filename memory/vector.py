@@ -37,45 +37,20 @@ BLAS_THREADS = 1  # threads a search's matrix-vector product may use (see ``blas
 _CONTROLLER: Any = None
 
 
-def blas_threads(limit: int = BLAS_THREADS) -> _BlasPin:
+def blas_threads(limit: int = BLAS_THREADS) -> Any:
     """A context that pins the BLAS thread pool for one search.
 
     A matrix-vector product over 100k x 384 floats takes a few ms on one thread, but swings
     from a fraction of a ms to many ms when BLAS spreads it over threads that a busy machine
-    cannot give it, so a search runs on one thread (OpenBLAS threads even the 30 x 384 product
-    that re-scores HNSW hits). threadpoolctl's controller is built once (it scans the loaded
-    libraries, ~1 ms); a pin then reads and sets each BLAS library's thread count directly
-    (about 2 us, against 6 us for ``ThreadpoolController.limit``).
+    cannot give it, so a search runs on one thread. threadpoolctl's controller is built once
+    (it scans the loaded libraries, ~1 ms); each pin then costs microseconds.
     """
     global _CONTROLLER
     if _CONTROLLER is None:
         from threadpoolctl import ThreadpoolController
 
-        _CONTROLLER = [lib for lib in ThreadpoolController().lib_controllers if lib.user_api == "blas"]
-    return _BlasPin(_CONTROLLER, limit)
-
-
-class _BlasPin:
-    """Set each BLAS library to at most ``limit`` threads on entry; restore the counts on exit."""
-
-    __slots__ = ("libs", "limit", "saved")
-
-    def __init__(self, libs: list[Any], limit: int) -> None:
-        self.libs, self.limit = libs, limit
-        self.saved: list[tuple[Any, int]] = []
-
-    def __enter__(self) -> _BlasPin:
-        for lib in self.libs:
-            threads = lib.num_threads
-            if threads > self.limit:
-                lib.set_num_threads(self.limit)
-                self.saved.append((lib, threads))
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for lib, threads in self.saved:
-            lib.set_num_threads(threads)
-        self.saved.clear()
+        _CONTROLLER = ThreadpoolController()
+    return _CONTROLLER.limit(limits=limit, user_api="blas")
 
 
 class VectorIndex:
@@ -379,14 +354,14 @@ class VectorIndex:
 
     def _graph_search(self, q: np.ndarray, count: int, allowed: set[int] | None) -> list[Hit]:
         self.build_graph()
-        # one thread: a single query gains nothing from usearch's pool (threads=0 starts one per call)
+        # one thread: a single query gains nothing from a pool (threads=0, every core, cost ~25 us here)
         keys = self._graph.search(q, count, threads=1).keys.tolist()
         if self._pending:
             keys += self._pending  # not in the graph yet: scored exactly below
         if allowed is not None:
             keys = [key for key in keys if key in allowed]
         row = self._row
-        rows = np.fromiter((row[key] for key in keys if key in row), dtype=np.int64)
+        rows = np.array([row[key] for key in keys if key in row], dtype=np.int64)
         return self._rank(rows, self._scores(q, rows), count)
 
     def _exact(self, q: np.ndarray, k: int, allowed: set[int] | None) -> list[Hit]:
@@ -420,10 +395,10 @@ class VectorIndex:
             return []
         if k < len(scores):
             top = np.argpartition(-scores, k - 1)[:k]
-        else:
-            top = np.arange(len(scores))
-        top = top[np.lexsort((self._keys[rows[top]], -scores[top]))]
-        return [Hit(int(self._keys[rows[i]]), float(scores[i])) for i in top]
+            rows, scores = rows[top], scores[top]
+        keys = self._keys[rows]
+        order = np.lexsort((keys, -scores))
+        return [Hit(key, score) for key, score in zip(keys[order].tolist(), scores[order].tolist())]
 
     # ----- internals -------------------------------------------------------------
 
