@@ -43,6 +43,7 @@ MAX_TOKENS = 20_000  # tokens indexed per document; the rest of a huge text is i
 MAX_TOKEN_CHARS = 64  # longer "words" (hashes, base64) are cut to this length
 SAMPLE_STRIDE = 8  # every 8th score estimates the top-k threshold (see the module docstring)
 EXACT_LIMIT = 4096  # candidates scored one by one; more (ties) are summed over every slot
+UNION_LIMIT = 4096  # query terms with at most this many postings in all: every one is a candidate
 FORMAT_VERSION = 1
 
 _WORD = re.compile(r"[^\W_]+")
@@ -83,17 +84,18 @@ def tokenize(text: str) -> list[str]:
 class _Postings:
     """One term's live postings as numpy arrays, and their BM25 scores for one mean length and idf.
 
-    ``scores`` (float64) are the exact term scores; ``approx`` holds them as float32, which
+    ``scores`` (float64) are the exact term scores; ``approx()`` gives them as float32, which
     the multi-term search sums to pick candidates before it scores those exactly.
     """
 
-    __slots__ = ("slots", "tfs", "scores", "approx", "top", "key")
+    __slots__ = ("slots", "tfs", "scores", "key", "_approx", "top")
 
     def __init__(self, slots: np.ndarray, tfs: np.ndarray) -> None:
         self.slots, self.tfs = slots, tfs  # int32, slots ascending
-        self.scores = self.approx = np.zeros(0)
-        self.top = 0.0  # the largest of ``approx``
+        self.scores = np.zeros(0)
         self.key = (-1.0, -1.0)
+        self._approx: np.ndarray | None = None
+        self.top = 0.0  # the largest of ``approx()``
 
     def scored(self, avgdl: float, idf: float, slot_len: np.ndarray) -> np.ndarray:
         """idf tf (k1 + 1) / (tf + k1 (1 - b + b len / avgdl)) per posting, kept while both hold."""
@@ -101,10 +103,16 @@ class _Postings:
             tfs = self.tfs.astype(np.float64)
             norm = K1 * (1.0 - B + B * slot_len[self.slots].astype(np.float64) / avgdl)
             self.scores = idf * tfs * (K1 + 1.0) / (tfs + norm)
-            self.approx = self.scores.astype(np.float32)
-            self.top = float(self.approx.max(initial=0.0))
             self.key = (avgdl, idf)
+            self._approx = None
         return self.scores
+
+    def approx(self) -> np.ndarray:
+        """``scores`` as float32 (after ``scored``), and ``top`` their largest."""
+        if self._approx is None:
+            self._approx = self.scores.astype(np.float32)
+            self.top = float(self._approx.max(initial=0.0))
+        return self._approx
 
     def lookup(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For int32 ``slots``: whether this term holds each one, and where (clipped)."""
@@ -246,12 +254,15 @@ class LexicalIndex:
         A float32 sum is within ``tol`` of the float64 one. The k-th best sum of a 1-in-8 sample
         is a lower bound ``b`` of the true k-th best sum; the slots within ``2 tol`` (and the tie
         rounding of ``search``) of ``b`` hold the true k-th best sum, and then only those within
-        that margin of it can be in the top ``k``. None when more remain than are worth scoring
-        one by one (a tie over a large share of the index).
+        that margin of it can be in the top ``k``. Terms with few postings in all give all their
+        slots. None when more remain than are worth scoring one by one (a tie over a large share
+        of the index).
         """
+        if sum(len(post.slots) for post in posts) <= UNION_LIMIT:  # rare terms: all their slots
+            return np.unique(np.concatenate([post.slots for post in posts]))
         acc = np.zeros(self._slots, dtype=np.float32)
         for post in posts:
-            np.add.at(acc, post.slots, post.approx)  # a term's slots are distinct: one add each
+            np.add.at(acc, post.slots, post.approx())  # a term's slots are distinct: one add each
         tol = 2.0 * (len(posts) + 1) * 2.0**-24 * sum(post.top for post in posts)
         margin = 2.0 * tol + 4e-9
         sample = acc[::SAMPLE_STRIDE]

@@ -56,8 +56,10 @@ def random_corpus(rng: random.Random) -> tuple[dict[int, str], list[str]]:
     return docs, vocab
 
 
+@pytest.mark.parametrize("union_limit", [lexical_module.UNION_LIMIT, 0])
 @pytest.mark.parametrize("seed", range(12))
-def test_search_equals_brute_force_bm25(seed):
+def test_search_equals_brute_force_bm25(seed, union_limit, monkeypatch):
+    monkeypatch.setattr(lexical_module, "UNION_LIMIT", union_limit)  # 0: float32 sums on every corpus
     rng = random.Random(seed)
     docs, vocab = random_corpus(rng)
     index = LexicalIndex()
@@ -88,6 +90,7 @@ def test_summing_every_slot_gives_what_the_candidates_give(monkeypatch):
     index = LexicalIndex()
     index.add(list(range(1, 3001)), texts)
     queries = [" ".join(rng.choices(vocab, k=rng.randint(2, 5))) for _ in range(20)]
+    monkeypatch.setattr(lexical_module, "UNION_LIMIT", 0)
     by_candidates = [[(h.id, h.score, h.why) for h in index.search(q, 30)] for q in queries]
     monkeypatch.setattr(lexical_module, "EXACT_LIMIT", 0)
     assert [[(h.id, h.score, h.why) for h in index.search(q, 30)] for q in queries] == by_candidates
@@ -99,7 +102,7 @@ def test_few_candidates_are_scored_exactly_on_a_large_index():
     vocab = [f"v{i}k" for i in range(40)]
     index = LexicalIndex()
     index.add(list(range(20_000)), [" ".join(rng.choices(vocab, k=12)) for _ in range(20_000)])
-    index.search(" ".join(vocab[:4]), 30)  # computes the term scores
+    index.search(" ".join(vocab[:4]), 30)  # computes the term scores (20k postings: no union)
     posts = [index._postings(index._vocab[term]) for term in vocab[:4]]
     cand = index._candidates(posts, 30)
     assert cand is not None and 30 <= len(cand) <= 300  # the 30 best and ties of the 30th
