@@ -259,7 +259,8 @@ class LexicalIndex:
         of the index).
         """
         if sum(len(post.slots) for post in posts) <= UNION_LIMIT:  # rare terms: all their slots
-            return np.unique(np.concatenate([post.slots for post in posts]))
+            union = np.sort(np.concatenate([post.slots for post in posts]))
+            return union[np.concatenate(([True], union[1:] != union[:-1]))]
         acc = np.zeros(self._slots, dtype=np.float32)
         for post in posts:
             np.add.at(acc, post.slots, post.approx())  # a term's slots are distinct: one add each
