@@ -7,15 +7,19 @@ Builds a ``VectorIndex`` (MiniLM-sized 384-d unit vectors around 64 topics) and 
 exact vector search with BLAS pinned to one thread (as ``VectorIndex`` does) and with
 BLAS free (one loop), then HNSW search, BM25 search, and hybrid = HNSW + BM25 + RRF, the work of
 ``Memory.search(mode="hybrid", vector=...)`` without reading turns. Prints p50/p95 in ms,
+HNSW recall@10 against exact search on the same queries, the load average before and after,
 and how far float16 storage moves exact search: the share of each query's float32 top 10
 that the float16-rounded vectors also rank in their top 10.
 The filler is a worst case for BM25: 12 words a line from a 40-word vocabulary, so each query
-word matches about a quarter of all turns (real chat spreads over far more words).
+word matches about a quarter of all turns (real chat spreads over far more words). The
+``zipf_*`` figures time BM25 and hybrid again over a second lexical index of the same size whose
+lines (4 to 30 words) draw from a Zipf vocabulary (see ``zipf_lines``), closer to real chat.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
@@ -41,6 +45,40 @@ WORDS = (
 ).split()
 
 
+def zipf_lines(n: int, count: int, rng: random.Random) -> tuple[list[str], list[str]]:
+    """``n`` lines of 4 to 30 words from a 20,000-word Zipf vocabulary, and ``count`` queries.
+
+    Word ``r`` (from 0) is drawn with weight ``1 / (r + 101)``: the Zipf law of running text with
+    its first 100 ranks, the function words that BM25 drops as stopwords, left out; the commonest
+    word is then in about 3% of lines. A query asks about 4 words of a random line.
+    """
+    syllables = [c + v for c in "bdfgklmnprtvz" for v in "aeiou"]  # no "s": plurals are folded
+    vocab = [a + b + c for a in syllables for b in syllables for c in syllables][:20_000]
+    cum = list(itertools.accumulate(1.0 / (rank + 101) for rank in range(len(vocab))))
+    lines = [" ".join(rng.choices(vocab, cum_weights=cum, k=rng.randint(4, 30))) for _ in range(n)]
+    queries = [
+        "what did I say about " + " ".join(rng.sample(line.split(), 4))
+        for line in rng.choices([line for line in lines if len(line.split()) >= 4], k=count)
+    ]
+    return lines, queries
+
+
+def time_search(index: VectorIndex, lexical: LexicalIndex, queries: list, texts: list[str]) -> dict:
+    """HNSW, BM25 and hybrid (HNSW + BM25 + RRF) per query, in seconds, interleaved."""
+    times: dict[str, list[float]] = {"hnsw": [], "bm25": [], "hybrid": []}
+    for q, text in zip(queries, texts):
+        t = time.perf_counter()
+        index.search(q, 10, exact=False)
+        times["hnsw"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        lexical.search(text, 30)
+        times["bm25"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        rrf_fuse([("dense", index.search(q, 30)), ("lexical", lexical.search(text, 30))], k=10, c=RRF_C)
+        times["hybrid"].append(time.perf_counter() - t)
+    return times
+
+
 def pct(values: list[float], q: float) -> float:
     return round(float(np.percentile(np.array(values), q)), 3)
 
@@ -50,6 +88,7 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=100_000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--out", type=Path)
+    ap.add_argument("--no-zipf", dest="zipf", action="store_false", help="skip the Zipf-vocabulary corpus")
     args = ap.parse_args()
     rng = np.random.default_rng(0)
     words = random.Random(0)
@@ -67,13 +106,8 @@ def main() -> int:
     graph_s = time.perf_counter() - t0
     queries = [vecs[i] + 0.3 * rng.standard_normal(384).astype(np.float32) for i in range(args.queries)]
     texts = ["what did I say about " + " ".join(words.choices(WORDS, k=4)) for _ in range(args.queries)]
-    times: dict[str, list[float]] = {
-        "exact_pinned": [],
-        "exact_free": [],
-        "hnsw": [],
-        "bm25": [],
-        "hybrid": [],
-    }
+    load_before = os.getloadavg()[0]
+    times: dict[str, list[float]] = {"exact_pinned": [], "exact_free": []}
     for q in queries:  # the exact scans first: at 100k each streams 150 MB, tens of ms of CPU
         t = time.perf_counter()
         index.search(q, 10, exact=True)
@@ -84,18 +118,27 @@ def main() -> int:
         times["exact_free"].append(time.perf_counter() - t)
     # then what a hybrid search does, in a loop of its own: interleaved with the exact scans, a
     # busy machine preempts it for their CPU time, and that, not the search, is what gets timed
-    short = 0
-    for q, text in zip(queries, texts):
-        t = time.perf_counter()
-        index.search(q, 10, exact=False)
-        times["hnsw"].append(time.perf_counter() - t)
-        t = time.perf_counter()
-        lexical.search(text, 30)
-        times["bm25"].append(time.perf_counter() - t)
-        t = time.perf_counter()
-        rrf_fuse([("dense", index.search(q, 30)), ("lexical", lexical.search(text, 30))], k=10, c=RRF_C)
-        times["hybrid"].append(time.perf_counter() - t)
-        short += len(index._graph.search(q, 30).keys) < 30  # HNSW came back short: exact fallback
+    times.update(time_search(index, lexical, queries, texts))
+    short = sum(len(index._graph.search(q, 30).keys) < 30 for q in queries)  # HNSW short: exact fallback
+    recall = float(
+        np.mean(
+            [
+                len(
+                    {h.id for h in index.search(q, 10, exact=False)}
+                    & {h.id for h in index.search(q, 10, exact=True)}
+                )
+                / 10
+                for q in queries
+            ]
+        )
+    )
+    if args.zipf:
+        lines, zipf_texts = zipf_lines(args.n, args.queries, words)
+        zipf_lexical = LexicalIndex()
+        zipf_lexical.add(list(range(1, args.n + 1)), lines)
+        del lines
+        zipf = time_search(index, zipf_lexical, queries, zipf_texts)
+        times.update({"zipf_bm25": zipf["bm25"], "zipf_hybrid": zipf["hybrid"]})
     exact32 = np.argsort(-(vecs @ np.stack(queries).T), axis=0)[:10].T
     exact16 = np.argsort(-(vecs.astype(np.float16).astype(np.float32) @ np.stack(queries).T), axis=0)[:10].T
     agree = float(np.mean([len(set(a) & set(b)) / 10 for a, b in zip(exact32, exact16)]))
@@ -105,7 +148,9 @@ def main() -> int:
         "queries": args.queries,
         "build_s": round(built, 1),
         "hnsw_build_s": round(graph_s, 1),
-        "load_average": os.getloadavg()[0],
+        "load_average_before": round(load_before, 2),
+        "load_average": round(os.getloadavg()[0], 2),
+        "hnsw_recall_at_10": round(recall, 4),
         "hnsw_short_of_30": short,
         **{f"{k}_ms_p50": pct([1000 * v for v in vals], 50) for k, vals in times.items()},
         **{f"{k}_ms_p95": pct([1000 * v for v in vals], 95) for k, vals in times.items()},

@@ -30,6 +30,8 @@ def rrf_fuse(
     names = [name for name, _ in result_lists]
     if len(set(names)) != len(names):
         raise BadInput(f"RRF sources must have distinct names, got {names}")
+    if k <= 0:
+        return []
     scores: dict[int, float] = {}
     best: dict[int, int] = {}
     why: dict[int, dict[str, Any]] = {}
@@ -37,13 +39,18 @@ def rrf_fuse(
         weight = float(weights.get(name, 1.0))
         rank = 0
         for hit in hits:
-            if name in why.get(hit.id, {}):
-                continue  # a repeat within this list
-            rank += 1
-            scores[hit.id] = scores.get(hit.id, 0.0) + weight / (c + rank)
-            best[hit.id] = min(best.get(hit.id, rank), rank)
-            why.setdefault(hit.id, {})[name] = {**hit.why, "rank": rank, "score": hit.score}
-    if k <= 0:
-        return []
+            doc = hit.id
+            sources = why.get(doc)
+            if sources is None:  # first seen in any list
+                rank += 1
+                scores[doc] = weight / (c + rank)
+                best[doc] = rank
+                why[doc] = {name: {**hit.why, "rank": rank, "score": hit.score}}
+            elif name not in sources:  # not a repeat within this list
+                rank += 1
+                scores[doc] += weight / (c + rank)
+                if rank < best[doc]:
+                    best[doc] = rank
+                sources[name] = {**hit.why, "rank": rank, "score": hit.score}
     order = sorted(scores, key=lambda i: (-scores[i], best[i], i))[:k]
     return [Hit(i, scores[i], why[i]) for i in order]

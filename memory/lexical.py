@@ -9,8 +9,11 @@ never has to visit a document's terms.
 Search is term-at-a-time in numpy. A term's live postings and their BM25 scores are
 kept between searches (``_Postings``): a write drops the entries of the terms it touches
 (a removal drops all), and the scores are recomputed when the mean length or idf moves. The
-top ``k`` is found without sorting every match: the k-th best score of a 1-in-8 sample is
-a lower bound of the true k-th best, so only the few scores above it are ranked.
+top ``k`` is found without sorting every match: the term scores are summed in float32 (half
+the memory traffic of float64), the k-th best sum of a 1-in-8 sample is a lower bound of the
+true k-th best, and only the few documents within float32 error of it are scored exactly in
+float64, term by term in query order as a full sum would, so hits, scores and their order are
+those of an exact float64 BM25 (tests/memory/test_lexical_exact.py checks it by brute force).
 
 File: an ``.npz`` (no pickle) holding ids, lengths, the vocabulary and the postings in
 CSR form, written atomically.
@@ -41,6 +44,8 @@ B = 0.4
 MAX_TOKENS = 20_000  # tokens indexed per document; the rest of a huge text is ignored
 MAX_TOKEN_CHARS = 64  # longer "words" (hashes, base64) are cut to this length
 SAMPLE_STRIDE = 8  # every 8th score estimates the top-k threshold (see the module docstring)
+EXACT_LIMIT = 4096  # candidates scored one by one; more (ties) are summed over every slot
+UNION_LIMIT = 4096  # query terms with at most this many postings in all: every one is a candidate
 FORMAT_VERSION = 2  # 2: Snowball English stems (1: plurals folded only; rebuilt on open)
 
 _WORD = re.compile(r"[^\W_]+")
@@ -82,26 +87,42 @@ def tokenize(text: str) -> list[str]:
 
 
 class _Postings:
-    """One term's live postings as numpy arrays, and their BM25 scores for one mean length and idf."""
+    """One term's live postings as numpy arrays, and their BM25 scores for one mean length and idf.
 
-    __slots__ = ("slots", "tfs", "lens", "scores", "key")
+    ``scores`` (float64) are the exact term scores; ``approx()`` gives them as float32, which
+    the multi-term search sums to pick candidates before it scores those exactly.
+    """
 
-    def __init__(self, slots: np.ndarray, tfs: np.ndarray, lens: np.ndarray) -> None:
-        self.slots, self.tfs, self.lens = slots, tfs, lens  # slots ascending
-        self.scores: np.ndarray | None = None
+    __slots__ = ("slots", "tfs", "scores", "key", "_approx", "top")
+
+    def __init__(self, slots: np.ndarray, tfs: np.ndarray) -> None:
+        self.slots, self.tfs = slots, tfs  # int32, slots ascending
+        self.scores = np.zeros(0)
         self.key = (-1.0, -1.0)
+        self._approx: np.ndarray | None = None
+        self.top = 0.0  # the largest of ``approx()``
 
-    def scored(self, avgdl: float, idf: float) -> np.ndarray:
+    def scored(self, avgdl: float, idf: float, slot_len: np.ndarray) -> np.ndarray:
         """idf tf (k1 + 1) / (tf + k1 (1 - b + b len / avgdl)) per posting, kept while both hold."""
-        if self.scores is None or self.key != (avgdl, idf):
-            norm = K1 * (1.0 - B + B * self.lens / avgdl)
-            self.scores = idf * self.tfs * (K1 + 1.0) / (self.tfs + norm)
+        if self.key != (avgdl, idf):
+            tfs = self.tfs.astype(np.float64)
+            norm = K1 * (1.0 - B + B * slot_len[self.slots].astype(np.float64) / avgdl)
+            self.scores = idf * tfs * (K1 + 1.0) / (tfs + norm)
             self.key = (avgdl, idf)
+            self._approx = None
         return self.scores
 
-    def holds(self, slots: np.ndarray) -> np.ndarray:
+    def approx(self) -> np.ndarray:
+        """``scores`` as float32 (after ``scored``), and ``top`` their largest."""
+        if self._approx is None:
+            self._approx = self.scores.astype(np.float32)
+            self.top = float(self._approx.max(initial=0.0))
+        return self._approx
+
+    def lookup(self, slots: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For int32 ``slots``: whether this term holds each one, and where (clipped)."""
         pos = np.minimum(np.searchsorted(self.slots, slots), len(self.slots) - 1)
-        return self.slots[pos] == slots
+        return self.slots[pos] == slots, pos
 
 
 class LexicalIndex:
@@ -190,50 +211,99 @@ class LexicalIndex:
             if df == 0:
                 continue
             idf = math.log(1.0 + (live - df + 0.5) / (df + 0.5))
-            contrib.append(post.scored(avgdl, idf))
+            contrib.append(post.scored(avgdl, idf, self._slot_len))
             matched.append((word, post))
         if not matched:
             return []
+        cand = cs = None
+        held: list[np.ndarray] | None = None  # per term: does it hold each of cand
         if len(matched) == 1:
             cand, cs = matched[0][1].slots, contrib[0]
-        else:
+            held = [np.ones(len(cand), dtype=bool)]
+        elif allowed is None:
+            cand = self._candidates([post for _, post in matched], k)
+            if cand is not None:
+                cs, held = self._exact(matched, cand)
+        if cand is None or cs is None:  # exact sums over every slot (a subset, or many ties)
             scores = np.zeros(n, dtype=np.float64)
             for (_, post), part in zip(matched, contrib):
-                scores[post.slots] += part  # a term's slots are distinct
+                np.add.at(scores, post.slots, part)  # a term's slots are distinct: one add each
             cand = self._above_threshold(scores, k) if allowed is None else np.flatnonzero(scores)
+            cand = cand.astype(np.int32)
             cs = scores[cand]
+        pick = np.arange(len(cand))  # positions in cand of the hits kept so far
         if allowed is not None and len(cand):
             ids = self._slot_id[cand].tolist()
-            keep = np.fromiter((i in allowed for i in ids), dtype=bool, count=len(ids))
-            cand, cs = cand[keep], cs[keep]
-        if len(cand) == 0:
+            pick = pick[np.fromiter((i in allowed for i in ids), dtype=bool, count=len(ids))]
+        if len(pick) == 0:
             return []
-        ranked = np.round(cs, 9)  # equal up to summation order is a tie, broken by id
-        if k < len(cand):  # the k best, and every score tied with the k-th, then ordered
+        ranked = np.round(cs[pick], 9)  # equal up to summation order is a tie, broken by id
+        if k < len(pick):  # the k best, and every score tied with the k-th, then ordered
             kth = np.partition(ranked, len(ranked) - k)[len(ranked) - k]
             keep = ranked >= kth
-            cand, cs, ranked = cand[keep], cs[keep], ranked[keep]
-        order = np.lexsort((self._slot_id[cand], -ranked))[:k]
-        cand, cs = cand[order], cs[order]
-        found = [post.holds(cand) for _, post in matched]
+            pick, ranked = pick[keep], ranked[keep]
+        pick = pick[np.lexsort((self._slot_id[cand[pick]], -ranked))[:k]]
+        slots = cand[pick]
+        if held is None:
+            found = [post.lookup(slots)[0].tolist() for _, post in matched]
+        else:
+            found = [h[pick].tolist() for h in held]
+        words_of = [word for word, _ in matched]
         return [
-            Hit(
-                int(self._slot_id[slot]),
-                float(cs[j]),
-                {"terms": [matched[t][0] for t in range(len(matched)) if found[t][j]]},
-            )
-            for j, slot in enumerate(cand)
+            Hit(doc_id, score, {"terms": [w for w, f in zip(words_of, found) if f[j]]})
+            for j, (doc_id, score) in enumerate(zip(self._slot_id[slots].tolist(), cs[pick].tolist()))
         ]
+
+    def _candidates(self, posts: list[_Postings], k: int) -> np.ndarray | None:
+        """Slots (int32) that may be in the top ``k``, from float32 sums of the term scores.
+
+        A float32 sum is within ``tol`` of the float64 one. The k-th best sum of a 1-in-8 sample
+        is a lower bound ``b`` of the true k-th best sum; the slots within ``2 tol`` (and the tie
+        rounding of ``search``) of ``b`` hold the true k-th best sum, and then only those within
+        that margin of it can be in the top ``k``. Terms with few postings in all give all their
+        slots. None when more remain than are worth scoring one by one (a tie over a large share
+        of the index).
+        """
+        if sum(len(post.slots) for post in posts) <= UNION_LIMIT:  # rare terms: all their slots
+            union = np.sort(np.concatenate([post.slots for post in posts]))
+            return union[np.concatenate(([True], union[1:] != union[:-1]))]
+        acc = np.zeros(self._slots, dtype=np.float32)
+        for post in posts:
+            np.add.at(acc, post.slots, post.approx())  # a term's slots are distinct: one add each
+        tol = 2.0 * (len(posts) + 1) * 2.0**-24 * sum(post.top for post in posts)
+        margin = 2.0 * tol + 4e-9
+        sample = acc[::SAMPLE_STRIDE]
+        bound = float(np.partition(sample, len(sample) - k)[len(sample) - k]) if len(sample) > k else 0.0
+        cand = np.flatnonzero(acc >= bound - margin) if bound > 0.0 else np.flatnonzero(acc)
+        if len(cand) > k:
+            sums = acc[cand]
+            kth = float(np.partition(sums, len(sums) - k)[len(sums) - k])
+            cand = cand[sums >= kth - margin]
+        return cand.astype(np.int32) if len(cand) <= EXACT_LIMIT else None
+
+    @staticmethod
+    def _exact(matched: list[tuple[str, _Postings]], cand: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+        """The float64 BM25 sums of ``cand``, added term by term in query order (as a full sum
+        does), and per term whether it holds each of ``cand``."""
+        total = np.zeros(len(cand), dtype=np.float64)
+        held = []
+        for _, post in matched:
+            has, pos = post.lookup(cand)
+            total += np.where(has, post.scores[pos], 0.0)
+            held.append(has)
+        return total, held
 
     def _postings(self, tid: int) -> _Postings:
         post = self._cache.get(tid)
         if post is None:
-            slots = np.frombuffer(self._post_slots[tid], dtype=np.intc).astype(np.int64)
-            tfs = np.frombuffer(self._post_tfs[tid], dtype=np.intc).astype(np.float64)
+            slots = np.frombuffer(self._post_slots[tid], dtype=np.int32)
+            tfs = np.frombuffer(self._post_tfs[tid], dtype=np.int32)
             if self._slots != len(self._id_slot):  # dead slots exist: keep the live postings
                 keep = self._alive[slots]
                 slots, tfs = slots[keep], tfs[keep]
-            post = self._cache[tid] = _Postings(slots, tfs, self._slot_len[slots].astype(np.float64))
+            else:  # a copy: the growable arrays may be appended to (and moved) later
+                slots, tfs = slots.copy(), tfs.copy()
+            post = self._cache[tid] = _Postings(slots, tfs)
         return post
 
     @staticmethod

@@ -88,6 +88,7 @@ class VectorIndex:
         # merged into the graph in one batch (at save, or when the buffer is full), so one insert
         # costs an array append whatever the index size (an HNSW insert costs ~1 ms here).
         self._pending: set[int] = set()
+        self._pending_rows: np.ndarray | None = None  # their rows, kept until a write
         self.dirty = False
 
     # ----- files -----------------------------------------------------------------
@@ -178,6 +179,7 @@ class VectorIndex:
         self._n = start + len(keys)
         if self._graph is not None:
             self._pending.update(keys.tolist())
+            self._pending_rows = None
             if len(self._pending) >= PENDING_LIMIT:
                 self.flush()
         self.dirty = True
@@ -190,6 +192,7 @@ class VectorIndex:
         rows = np.asarray([self._row[int(k)] for k in keys], dtype=np.int64)
         self._graph.add(keys.astype(np.uint64), self._vecs[rows])
         self._pending.clear()
+        self._pending_rows = None
 
     def remove(self, ids: Iterable[int]) -> int:
         """Remove these ids (absent ones are ignored); returns how many were removed."""
@@ -210,6 +213,7 @@ class VectorIndex:
             gone.append(int(key))
         if gone:
             self._by_tag = None  # rebuilt on the next lookup
+            self._pending_rows = None  # rows moved
             if self._graph is not None:
                 in_graph = [key for key in gone if key not in self._pending]
                 self._pending.difference_update(gone)
@@ -314,6 +318,7 @@ class VectorIndex:
             graph.add(self._keys[: self._n].astype(np.uint64), self._vecs[: self._n])
         self._graph = graph
         self._pending.clear()
+        self._pending_rows = None
         self.dirty = True  # the file format changes to usearch on the next save
 
     # ----- search --------------------------------------------------------------------
@@ -354,12 +359,18 @@ class VectorIndex:
 
     def _graph_search(self, q: np.ndarray, count: int, allowed: set[int] | None) -> list[Hit]:
         self.build_graph()
-        matches = self._graph.search(q, count)
-        keys = np.asarray(matches.keys, dtype=np.uint64).astype(np.int64).tolist()
-        keys += list(self._pending)  # not in the graph yet: scored exactly below
-        if allowed is not None:
-            keys = [key for key in keys if key in allowed]
-        rows = np.asarray([self._row[key] for key in keys if key in self._row], dtype=np.int64)
+        # one thread: a single query gains nothing from a pool (threads=0, every core, cost ~25 us here)
+        keys = self._graph.search(q, count, threads=1).keys.tolist()
+        row = self._row
+        if allowed is None:
+            rows = np.array([row[key] for key in keys if key in row], dtype=np.int64)
+            if self._pending:  # not in the graph yet: scored exactly with the graph's hits
+                if self._pending_rows is None:
+                    self._pending_rows = np.array([row[key] for key in self._pending], dtype=np.int64)
+                rows = np.concatenate([rows, self._pending_rows])
+        else:
+            keys = [key for key in keys + list(self._pending) if key in allowed]
+            rows = np.array([row[key] for key in keys if key in row], dtype=np.int64)
         return self._rank(rows, self._scores(q, rows), count)
 
     def _exact(self, q: np.ndarray, k: int, allowed: set[int] | None) -> list[Hit]:
@@ -393,10 +404,10 @@ class VectorIndex:
             return []
         if k < len(scores):
             top = np.argpartition(-scores, k - 1)[:k]
-        else:
-            top = np.arange(len(scores))
-        top = top[np.lexsort((self._keys[rows[top]], -scores[top]))]
-        return [Hit(int(self._keys[rows[i]]), float(scores[i])) for i in top]
+            rows, scores = rows[top], scores[top]
+        keys = self._keys[rows]
+        order = np.lexsort((keys, -scores))
+        return [Hit(key, score) for key, score in zip(keys[order].tolist(), scores[order].tolist())]
 
     # ----- internals -------------------------------------------------------------
 
@@ -439,6 +450,7 @@ class VectorIndex:
         self._row = {key: row for row, key in enumerate(self._keys.tolist())}
         self._graph = None
         self._pending = set()
+        self._pending_rows = None
 
 
 def _usearch_metric(metric: str) -> Any:
