@@ -185,6 +185,22 @@ class LexicalIndex:
     def __len__(self) -> int:
         return len(self._id_slot)
 
+    def term_weights(self, query: str) -> dict[str, float]:
+        """Each query word (as ``Hit.why`` names it) -> the BM25 idf of its term here; a word no
+        document holds weighs what a term of one document would (it is a specific word, just not
+        in memory), so the share of a query's weight a hit matches says how much of it the hit covers."""
+        live = len(self._id_slot)
+        out: dict[str, float] = {}
+        seen: set[str] = set()
+        for word, term in _pairs(query):
+            if term in seen:
+                continue
+            seen.add(term)
+            tid = self._vocab.get(term)
+            df = len(self._postings(tid).slots) if tid is not None else 0
+            out[word] = math.log(1.0 + (live - max(df, 1) + 0.5) / (max(df, 1) + 0.5))
+        return out
+
     def __contains__(self, id: object) -> bool:
         return isinstance(id, (int, np.integer)) and int(id) in self._id_slot
 

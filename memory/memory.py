@@ -489,6 +489,11 @@ class Memory:
         vectors, _ = self._indexes()
         return vectors.get_vectors(list(ids))
 
+    def term_weights(self, query: str) -> dict[str, float]:
+        """The BM25 weight (idf) of each word of ``query`` in this store (``LexicalIndex.term_weights``)."""
+        _, lexical = self._indexes()
+        return lexical.term_weights(query)
+
     def search_vector(self, vector: np.ndarray, k: int = 10) -> list[Hit]:
         vectors, _ = self._indexes()
         return vectors.search(vector, k)

@@ -192,3 +192,40 @@ def test_when_both_speakers_did_the_same_thing_the_named_ones_turn_is_kept(tmp_p
             assert any(ids[index] in top for top in channels.values()), question  # a channel finds it
             deep = [item.turn.id for item in deep_retrieve(mem, question, now=NOW, budget=3).items]
             assert ids[index] in deep, (question, [mem.get(i).text for i in deep])
+
+
+# One word of the task ("great") that a handful of chat lines share by chance: BM25's best hit
+# matches only it, and must not count as a full lexical match (``relevance.IDEAL_SHARE``).
+INCIDENTAL = [
+    "The sunset over the harbour was great tonight.",
+    "Great, thanks for sorting that out.",
+    "That's a great idea, I'll tell my brother.",
+    "Feeling great after a long sleep.",
+    "The concert last night was great fun.",
+]
+
+
+@pytest.mark.parametrize("ideal_share", [None, 0.0])
+def test_turns_sharing_one_incidental_word_do_not_outrank_the_stated_preference(
+    tmp_path, minilm, monkeypatch, ideal_share
+):
+    from ibachat.agent.retrieval import relevance
+
+    if ideal_share is not None:  # the old calibration, against the best hit only: the preference sinks
+        monkeypatch.setattr(relevance, "IDEAL_SHARE", ideal_share)
+    statement = "Anything on a table that drags on for hours bores me stiff, I like quick rounds."
+    task = "Any great board games for a wet afternoon with the kids?"
+    with Memory.open(tmp_path / "store", embedder=minilm, fsync=False) as mem:
+        start = NOW - timedelta(days=30)
+        mem.add_turn("pref", "user", statement, time=start)
+        mem.add_turn("pref", "assistant", "Noted.", time=start + timedelta(seconds=20))
+        _chat(mem, 20, start + timedelta(days=1))
+        for day, line in enumerate(INCIDENTAL):
+            mem.add_turn(f"chat-{day}", "user", line, time=start + timedelta(days=2 + 3 * day))
+        ranked = [item.turn.text for item in deep_retrieve(mem, task, now=NOW, budget=10).items]
+        assert statement in ranked
+        above = [t for t in ranked[: ranked.index(statement)] if t in INCIDENTAL]
+        if ideal_share is None:
+            assert not above, ranked
+        else:
+            assert above, ranked  # the mechanism is what keeps it on top

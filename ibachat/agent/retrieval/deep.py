@@ -50,6 +50,7 @@ from ibachat.agent.retrieval.relevance import (
     cued,
     floors_for,
     lexical_query,
+    query_weight,
 )
 from ibachat.agent.retrieval.salience import detect_cues, drop_near_duplicates, score_turn, select
 from ibachat.agent.retrieval.sparse import SPARSE_BEARS, sparse_scores
@@ -176,11 +177,13 @@ def _search(
     found = Found()
     for (facet, query), vec in zip(subqueries, qvecs, strict=True):
         if is_anchored(facet):
-            lexical = memory.search(lexical_query(query), depth, mode="lexical")
+            words = lexical_query(query)
+            lexical = memory.search(words, depth, mode="lexical")
             deeper = STATED_DEPTH if choice and facet == "task" else depth
             dense = memory.search(query, max(depth, deeper), mode="dense", vector=vec)
             dense, beyond = dense[:depth], dense[depth:]
             found.bm25[facet] = {hit.id: hit.score for hit in lexical}
+            found.weight[facet] = query_weight(memory, words)
             found.dense[facet] = {hit.id: hit.score for hit in dense}
             found.add(facet, dense + lexical)
             if beyond:

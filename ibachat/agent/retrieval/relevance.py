@@ -46,6 +46,11 @@ SAY_RANK = 10
 # counts, and a strong absolute match is never lowered.
 RELATIVE_WEIGHT = 0.4
 SAY_LOW = 0.0
+# BM25 is calibrated per query: a hit's score counts against the best hit's, or against this
+# share of the score of a turn holding every query word once, when that is higher. So where
+# every hit matches one incidental word ("great" of "any great board games for a wet day?"),
+# the best of them no longer counts as a full lexical match.
+IDEAL_SHARE = 0.5
 SAY_HIGH = 0.3
 SIDE_WEIGHT = 0.9  # a tool parameter's or model-written query's relevance, against the task's
 FACET_WEIGHT = 0.7  # a generic facet's relevance (for a turn with its cue), against the task's
@@ -100,6 +105,13 @@ def lexical_say(scores: Sequence[float]) -> float:
     return min(1.0, max(0.0, (spread - SAY_LOW) / max(1e-6, SAY_HIGH - SAY_LOW)))
 
 
+def query_weight(memory: Any, query: str) -> float:
+    """The BM25 weight a turn holding every word of ``query`` once would score, about: the sum
+    of their idf in this memory (0 for a memory without ``term_weights``)."""
+    weigh = getattr(memory, "term_weights", None)
+    return float(sum(weigh(query).values())) if callable(weigh) else 0.0
+
+
 def cued(turn: Turn) -> bool:
     """Whether the turn carries a preference cue beyond a mention of time."""
     return bool(set(detect_cues(turn.text).labels) - {"time-bound"})
@@ -113,6 +125,7 @@ class Found:
     bm25: dict[str, dict[int, float]] = field(default_factory=dict)
     dense: dict[str, dict[int, float]] = field(default_factory=dict)  # cosine per anchored query
     sparse: dict[str, dict[int, float]] = field(default_factory=dict)  # BGE-M3 lexical score (``sparse``)
+    weight: dict[str, float] = field(default_factory=dict)  # per anchored query: ``query_weight``
 
     def add(self, facet: str, hits: list[Hit]) -> None:
         for hit in hits:
@@ -137,7 +150,12 @@ class Relevance:
             [1.0 if f == "task" else SIDE_WEIGHT for f in self.anchored], dtype=np.float32
         )
         self.bm25 = [found.bm25.get(f, {}) for f in self.anchored]
-        self.best_bm25 = [max(scores.values(), default=0.0) for scores in self.bm25]
+        # BM25 scores count against the query's best hit, or against IDEAL_SHARE of what a turn
+        # holding all of its words would score where that is more (``IDEAL_SHARE``)
+        self.best_bm25 = [
+            max(max(scores.values(), default=0.0), IDEAL_SHARE * found.weight.get(f, 0.0))
+            for f, scores in zip(self.anchored, self.bm25, strict=True)
+        ]
         self.say = [lexical_say(list(scores.values())) for scores in self.bm25]
         self.sparse = [found.sparse.get(f, {}) for f in self.anchored]
         self.best_sparse = [max(scores.values(), default=0.0) for scores in self.sparse]
