@@ -191,6 +191,8 @@ class LexicalIndex:
         in memory), so the share of a query's weight a hit matches says how much of it the hit covers."""
         live = len(self._id_slot)
         out: dict[str, float] = {}
+        if live == 0:
+            return out  # nothing to weigh against
         seen: set[str] = set()
         for word, term in _pairs(query):
             if term in seen:

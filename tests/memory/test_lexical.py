@@ -242,3 +242,14 @@ def test_pruned_top_k_equals_full_bm25_through_writes_ties_and_removals():
         for d in gone:
             del docs[d]
         check()  # ... and must not serve removed or stale postings here
+
+
+def test_term_weights_are_the_idf_of_each_query_word_once():
+    index = build()
+    weights = index.term_weights("the coffee Friday Siobhan Siobhan zanzibar")
+    assert list(weights) == ["coffee", "friday", "siobhan", "zanzibar"]  # stopword gone, repeat once
+    assert weights["siobhan"] > weights["coffee"]  # one document holds Siobhan, two hold coffee
+    assert weights["zanzibar"] == weights["siobhan"]  # in no document: weighs as a word of one
+    assert weights["coffee"] == pytest.approx(math.log(1 + (7 - 2 + 0.5) / (2 + 0.5)))
+    assert LexicalIndex().term_weights("coffee") == {} and index.term_weights("the of") == {}
+    assert all(w > 0 for w in index.term_weights("dog dogs coffee weather nice").values())
