@@ -151,9 +151,13 @@ class Relevance:
         )
         self.bm25 = [found.bm25.get(f, {}) for f in self.anchored]
         # BM25 scores count against the query's best hit, or against IDEAL_SHARE of what a turn
-        # holding all of its words would score where that is more (``IDEAL_SHARE``)
+        # holding all of its words would score where that is more (``IDEAL_SHARE``); not for a
+        # tool parameter's query, a bag of alternatives (its values) of which a turn names one
         self.best_bm25 = [
-            max(max(scores.values(), default=0.0), IDEAL_SHARE * found.weight.get(f, 0.0))
+            max(
+                max(scores.values(), default=0.0),
+                0.0 if f.startswith("param:") else IDEAL_SHARE * found.weight.get(f, 0.0),
+            )
             for f, scores in zip(self.anchored, self.bm25, strict=True)
         ]
         self.say = [lexical_say(list(scores.values())) for scores in self.bm25]
