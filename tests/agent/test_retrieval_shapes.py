@@ -229,3 +229,19 @@ def test_turns_sharing_one_incidental_word_do_not_outrank_the_stated_preference(
             assert not above, ranked
         else:
             assert above, ranked  # the mechanism is what keeps it on top
+
+
+def test_the_evidence_is_never_short_of_the_budget_while_dense_hits_remain(tmp_path, minilm):
+    # Near-duplicates fold into one item; the free slots then go further down the dense list
+    # instead of coming back empty (a short list is a slot less for what the ranking missed).
+    with Memory.open(tmp_path / "store", embedder=minilm, fsync=False) as mem:
+        start = NOW - timedelta(days=20)
+        for day in range(6):
+            mem.add_turn(f"d{day}", "user", "Feeling tired today.", time=start + timedelta(days=day))
+            mem.add_turn(
+                f"d{day}", "user", "Feeling tired again today.", time=start + timedelta(days=day, hours=1)
+            )
+        _chat(mem, 6, start + timedelta(days=7))
+        ev = deep_retrieve(mem, "Any ideas for a relaxing evening when I'm worn out?", now=NOW, budget=10)
+        assert len(ev.items) == 10, [i.turn.text for i in ev.items]
+        assert len({i.turn.id for i in ev.items}) == 10

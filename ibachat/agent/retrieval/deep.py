@@ -410,16 +410,19 @@ def _keep_task_hits(
 def _task_backfill(
     items: list[EvidenceItem], distinct: list[Candidate], dense: dict[int, float], budget: int
 ) -> list[EvidenceItem]:
-    """Budget that ranked items and their context left free goes to the task's own dense top
-    ``budget``, in its order: whatever the fusion judged too weak, Deep Retrieval never returns
-    less of that channel than it would. Each scores at most the item before it."""
+    """Budget that ranked items and their context left free goes to the task's own dense hits,
+    in their order: whatever the fusion judged too weak, Deep Retrieval never returns less of
+    that channel than it would. Past the dense top ``budget`` too: where near-duplicates folded
+    or hits were already chosen, a list that stopped there came back short (8 or 9 of 10
+    items), one slot less for the turn that the ranking missed. Each scores at most the item
+    before it."""
     if len(items) >= budget:
         return []
     have = {item.turn.id for item in items}
     by_id = {c.turn.id: c for c in distinct}
     last = items[-1].score if items else 1.0
     out: list[EvidenceItem] = []
-    for turn_id in sorted(dense, key=lambda i: -dense[i])[:budget]:
+    for turn_id in sorted(dense, key=lambda i: -dense[i]):
         cand = by_id.get(turn_id)
         if cand is None or turn_id in have:
             continue
