@@ -53,9 +53,9 @@ def minilm():
     return load_embedder("minilm")
 
 
-def _store(mem: Memory) -> int:
+def _store(mem: Memory, statement: str = STATEMENT) -> int:
     start = NOW - timedelta(days=60)
-    records = [{"session_id": "pref", "role": "user", "text": STATEMENT, "time": start}]
+    records = [{"session_id": "pref", "role": "user", "text": statement, "time": start}]
     records.append({"session_id": "pref", "role": "assistant", "text": "Noted.", "time": start})
     for day in range(8):
         for slot, text in enumerate(NEARBY[day % 4 :: 4] + CHATTER[day % 8 :: 8]):
@@ -77,6 +77,95 @@ def test_a_stated_constraint_below_the_dense_top_ten_is_kept_for_a_choice(tmp_pa
         # a factual question asks for no choice: the statement is not pulled in for it
         fact = deep_retrieve(mem, "How tall is the highest mountain in the Alps?", now=NOW, budget=10)
         assert wanted not in {item.turn.id for item in fact.items}
+
+
+# Requests in shapes that no request word marks: an imperative, a seeking question, a need, a
+# modal of advice. Each asks for something chosen for the user, so the constraint is kept.
+OTHER_SHAPES = [
+    "Put together a long weekend in the Alps for me.",
+    "Any thoughts on a day out in the Alps this summer?",
+    "Is there a fun excursion near Zermatt?",
+    "I need something exciting to do in the Alps in July.",
+    "What could the two of us do near Chamonix?",
+]
+
+
+@pytest.mark.parametrize("task", OTHER_SHAPES)
+def test_a_request_of_any_shape_keeps_the_stated_constraint(tmp_path, minilm, task):
+    with Memory.open(tmp_path / "store", embedder=minilm, fsync=False) as mem:
+        wanted = _store(mem)
+        ev = deep_retrieve(mem, task, now=NOW, budget=10)
+        kept = {item.turn.id: item for item in ev.items}
+        assert wanted in kept, (task, [i.turn.text for i in ev.items])
+
+
+# Constraints stated as plain facts about the user, with no word of taste or aversion in them.
+FACTS_OF_SELF = [
+    "Thin mountain air gives me blinding headaches.",  # the user undergoes it
+    "My husband uses a wheelchair.",  # the household
+    "I have a fear of falling from high places.",  # what the user has
+]
+
+
+@pytest.mark.parametrize("statement", FACTS_OF_SELF)
+def test_a_constraint_stated_as_a_fact_about_the_user_is_kept_for_a_choice(tmp_path, minilm, statement):
+    with Memory.open(tmp_path / "store", embedder=minilm, fsync=False) as mem:
+        wanted = _store(mem, statement)
+        assert wanted not in [h.id for h in mem.search(TASK, 10, mode="dense")]
+        ev = deep_retrieve(mem, TASK, now=NOW, budget=10)
+        kept = {item.turn.id: item for item in ev.items}
+        assert wanted in kept, [i.turn.text for i in ev.items]
+        assert "a stated preference closest to the task" in kept[wanted].why
+
+
+def test_what_counts_as_a_standing_fact_about_the_user():
+    facts = [
+        "I have a bad knee, so stairs are a problem.",
+        "My daughter is allergic to nuts.",
+        "Spicy food wrecks my stomach.",
+        "Loud bars aren't really my scene.",
+        "I'm on a tight budget this month.",
+        "Mornings are sacred to me, no meetings before ten.",
+        "Cheap hotels are fine, I just sleep there.",
+        "I've been vegetarian for years.",
+    ]
+    stories = [
+        "I went hiking yesterday.",  # what the user did
+        "My sister got a new puppy.",
+        "I watched a great movie last night.",
+        "I'm so proud of you!",  # about the other person
+        "Thanks for helping me out.",
+        "Do you think my plan works?",  # a question
+        "Tell me a fun fact about owls.",  # requests, with the user as their object
+        "Write an email to my landlord about the boiler.",
+    ]
+    assert [t for t in facts if not is_stated(_turn(t))] == []
+    assert [t for t in stories if is_stated(_turn(t))] == []
+
+
+def test_what_shape_of_sentence_asks_for_a_choice():
+    asks = [
+        "Book a table for two tonight.",
+        "Find me a hotel in Rome for next week.",
+        "Could you line up some music for a dinner party?",
+        "Any good podcasts for the drive?",
+        "Is there a nice walk near the harbour?",
+        "What games could the kids play on a rainy day?",
+        "I'm thinking about getting a car. What would work for my commute?",
+        "Looking for a good book for the flight.",
+        "What's worth watching tonight?",  # "What's" is no one's possessive
+        "What are some things to do in Porto?",
+    ]
+    facts = [
+        "Tell me how photosynthesis works.",  # an imperative that asks for an explanation
+        "Why is the sky blue?",
+        "What did I say about the hotel last time?",  # recall of the past
+        "What is a book that Tim might enjoy?",  # someone else's choice, by name
+        "Has Tim been to any states in the US?",  # "US" is no pronoun
+        "According to Gina, what makes Jon a good mentor?",
+    ]
+    assert [t for t in asks if not asks_for_choice(t)] == []
+    assert [t for t in facts if asks_for_choice(t)] == []
 
 
 def _turn(text: str, role: str = "user") -> Turn:

@@ -54,7 +54,7 @@ from ibachat.agent.retrieval.relevance import (
 )
 from ibachat.agent.retrieval.salience import detect_cues, drop_near_duplicates, score_turn, select
 from ibachat.agent.retrieval.sparse import SPARSE_BEARS, sparse_scores
-from ibachat.agent.retrieval.stated import STATED_DEPTH, asks_for_choice, best_stated, is_stated
+from ibachat.agent.retrieval.stated import STATED_DEPTH, asks_for_choice, best_stated, is_stated, stated_kind
 from ibachat.agent.types import Evidence, EvidenceItem, PlannerCounters
 from ibachat.errors import ConfigError
 from memory.errors import NotFound
@@ -228,11 +228,11 @@ def _deep(
     stats["candidates"] = len(found.by)
 
     t0 = time.perf_counter()
-    turns = [
-        t
-        for t in memory.get_many(list(found.by))
-        if usable(t, now, task) and (found.by[t.id] != ["stated"] or is_stated(t))
-    ]
+    turns = [t for t in memory.get_many(list(found.by)) if usable(t, now, task)]
+    task_dense = found.dense.get("task", {}) | found.dense.get("stated", {})
+    stated = best_stated(turns, task_dense) if choice else []
+    # beyond the usual depth, only statements of taste and the channel's own pick are candidates
+    turns = [t for t in turns if found.by[t.id] != ["stated"] or t.id in stated or stated_kind(t) == "taste"]
     turns, vecs = _with_vectors(memory, turns)
     stats["unusable"] = len(found.by) - len(turns)
     if not turns:
@@ -245,8 +245,6 @@ def _deep(
     rel = Relevance(subqueries, qvecs, found, floors)
     rescore = _rescorer(now, tool)
     cands = _candidates(task, turns, vecs, found, rel, now, rescore)
-    task_dense = found.dense.get("task", {}) | found.dense.get("stated", {})
-    stated = best_stated(turns, task_dense) if choice else []
     ms["score"] = _ms(t0)
 
     t0 = time.perf_counter()
@@ -395,11 +393,21 @@ def _keep_task_hits(
     for cand, why in keep:
         if id(cand) in have:
             continue
-        spot = next((i for i in range(len(out) - 1, -1, -1) if id(out[i][0]) not in protected), None)
+        # a fact about the user takes the place of no other statement of the user's about
+        # themselves: the ranking already ordered those, and the fact is the weaker evidence
+        fact = stated_kind(cand.turn) == "fact"
+        spot = next(
+            (
+                i
+                for i in range(len(out) - 1, -1, -1)
+                if id(out[i][0]) not in protected and not (fact and is_stated(out[i][0].turn))
+            ),
+            None,
+        )
         if len(out) < budget:
             out.append((cand, out[-1][1] if out else 0.0))
         elif spot is None:
-            break
+            continue
         else:
             out[spot] = (cand, out[spot][1])
         cand.why.append(why)
