@@ -166,6 +166,11 @@ def test_what_shape_of_sentence_asks_for_a_choice():
     ]
     assert [t for t in asks if not asks_for_choice(t)] == []
     assert [t for t in facts if asks_for_choice(t)] == []
+    # a long paste is read at its two ends, where a request around it sits
+    paste = "The committee met on the third floor, and the minutes were read aloud. " * 20000
+    assert asks_for_choice(paste + "Could you suggest a title for these minutes?")
+    assert asks_for_choice("Find me a good title for this. " + paste)
+    assert not asks_for_choice("Why was the committee on the third floor? " + paste)
 
 
 def _turn(text: str, role: str = "user") -> Turn:

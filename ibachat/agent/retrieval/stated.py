@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 STATED_DEPTH = 60  # the task's dense hits read for stated preferences
 STATED_KEEP = 2  # the channel's best statements of taste kept in the evidence
+READ_ENDS = 2000  # characters of a long task read at each end for its shape
 FACT_KEEP = 1  # ... and its best standing fact about the user (``best_stated``)
 # Cues that state a taste or a constraint (not a mention of time, not a habit alone).
 STATED_CUES = frozenset({"preference", "rejection", "correction", "update", "temporary state"})
@@ -138,7 +139,8 @@ def _sentence_asks(raw: str) -> bool:
         return False
     text = " ".join(words)
     rest = words[len(_POLITE.match(text).group(0).split()) :]  # type: ignore[union-attr]  # always matches
-    if rest and rest[0] not in _NOT_A_VERB:
+    declarative = len(rest) > 1 and rest[1] in _AUX  # "minutes were read": a noun, then its verb
+    if rest and rest[0] not in _NOT_A_VERB and not declarative:
         # an imperative ("book a table", "find me a hotel", "could you put together ..."): it asks
         # for a choice, unless what it asks for is a clause ("explain how ...", "tell me why ..."),
         # which is judged as the question it is; the user ("me") only receives the answer
@@ -163,7 +165,15 @@ def _sentence_asks(raw: str) -> bool:
 
 def asks_for_choice(task: str) -> bool:
     """Whether ``task`` asks for something chosen or planned for the user: one of its sentences
-    is a request (module docstring), and it is not about what someone else, by name, chose."""
+    is a request (module docstring), and it is not about what someone else, by name, chose.
+    A long task (a paste with a request around it) is read at its two ends."""
+    if len(task) > 2 * READ_ENDS:  # whole sentences only, where the cut falls inside one
+        head, tail = task[:READ_ENDS], task[-READ_ENDS:]
+        head = head[: max(head.rfind(". "), head.rfind("? "), head.rfind("! ")) + 1] or head
+        tail = tail[
+            min((i for i in (tail.find(". "), tail.find("? "), tail.find("! ")) if i >= 0), default=-1) + 1 :
+        ]
+        task = head + "\n" + tail
     raw = _FUNCTION_CONTRACTION.sub(lambda m: m.group(1) + " is", task.replace("\u2019", "'"))
     text = " ".join(_normalised(raw))
     if _about_someone(raw) and not (_PERSONAL.search(text) or _ASSISTANT.search(text)):
