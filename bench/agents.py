@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -99,16 +99,24 @@ class PlannerAgent:
 
         planner = Planner(memory, self.llm, mode=self.mode, ablate=self.ablate)
         spec = task["task"]
+        # the one action path, exactly as chat runs it (with the task's own tools on offer)
         outcome = planner.act(spec["prompt"], now=now, tools=list(spec.get("tools") or []))
         call = _call_dict(getattr(outcome, "tool_call", None))
         text = getattr(outcome, "text", None)
         info = _plan_info(outcome)
-        questions = getattr(getattr(outcome, "plan", None), "clarifications", None) or []
-        if call is None and not text and questions:
-            text, info["clarify"] = (
-                " ".join(map(str, questions)),
-                True,
-            )  # a question back is what the user sees
+        route = getattr(outcome, "route", None)
+        if route is not None:
+            info["route"] = route.kind
+        question = getattr(outcome, "question", None)
+        if question:
+            info["clarify"] = question  # what the user would be asked before the call runs
+        if call is None and not text and question:
+            text = question  # a question back (which tool, which day) is what the user sees
+        tool_call = getattr(outcome, "tool_call", None)
+        if tool_call is not None and call is not None:
+            info["reasons"] = dict(getattr(tool_call, "reasons", {}) or {})
+            info["sources"] = {k: asdict(v) for k, v in (getattr(tool_call, "sources", {}) or {}).items()}
+            info["request"] = spec["prompt"]
         return AgentOutput(text, call, info)
 
 

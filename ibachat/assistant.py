@@ -17,15 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from ibachat.actions import (
-    PendingAction,
-    act_on,
-    answers_with,
-    load_pending,
-    pending_for,
-    rejection_events,
-    save_pending,
-)
+from ibachat.actions import PendingAction, load_pending, rejection_events, save_pending
 from ibachat.redact import redact, redact_value
 from memory.atomic import atomic_write_text
 from memory.errors import NotFound
@@ -59,6 +51,7 @@ class Reply:
     planner_ms: float = 0.0  # planning only: retrieval, alignment, the tool call's values
     counters: Any = None
     answer_ms: float = 0.0  # writing (and checking) the text answer
+    dropped: str | None = None  # the pending action this message replaced, in a few words
 
 
 class Assistant:
@@ -247,56 +240,54 @@ class Assistant:
     def _respond(
         self, session_id: str, text: str, on_token: Callable[[str], None], pending: list[Turn]
     ) -> Reply:
-        from ibachat.agent.execution.router import route
+        from ibachat.agent.execution.action import read_reply
         from ibachat.agent.execution.tools import as_task_tool, tools_for
-        from ibachat.agent.planner import meaning_of
         from ibachat.agent.reading.events import REPLY_FLAG
 
         clean, kinds = redact(text)
-        tool = route(clean, [as_task_tool(t) for t in tools_for()], embed=meaning_of(self.memory))
         waiting = self._take_pending(session_id)
-        answers = answers_with(waiting, clean) if waiting is not None and tool is None else None
+        reading = read_reply(waiting, clean)
         # saved before any model runs; an answer to the assistant's question is not a preference
-        user_turn = self._store(session_id, "user", clean, flags=(REPLY_FLAG,) if answers else ())
+        user_turn = self._store(session_id, "user", clean, flags=(REPLY_FLAG,) if reading.answered else ())
         pending.extend([user_turn] if user_turn is not None else [])  # taken back if no answer comes
         now = self.clock()
         t0 = time.perf_counter()
-        if answers and waiting is not None:
-            task, tool = waiting.task, waiting.tool
-        else:
-            task, answers = clean, {}
-        if tool is not None:
-            outcome = act_on(self, task, tool, answers, now)
-        else:
-            outcome = self.planner.act(clean, now=now, tools=[], stream=on_token)
+        tools = [as_task_tool(t) for t in tools_for()]
+        outcome = self.planner.act(
+            clean, now=now, tools=tools, stream=on_token, pending=waiting, reading=reading
+        )
         answer_ms = _answer_ms(outcome)
         self.last_planner_ms = (time.perf_counter() - t0) * 1000 - answer_ms
         plan = outcome.plan
-        call = getattr(outcome, "tool_call", None)
-        if call is None:
+        call = outcome.tool_call
+        if call is None and outcome.question is None:
             _raise_if_model_failed(outcome)
-        # two active preferences for a parameter that matters: ask one short question, do not guess
-        questions = list(getattr(plan, "clarifications", None) or [])
-        clarify = str(questions[0]) if questions and call is not None else None
+        clarify = outcome.question
         proposal = None
-        if clarify and tool is not None:  # the next message (or the next `ibachat ask`) may answer it
-            self.pending[session_id] = pending_for(task, tool, clarify, answers)
+        if outcome.pending is not None:  # the next message (or the next `ibachat ask`) may answer it
+            self.pending[session_id] = outcome.pending
             if session_id not in self._incognito and not self.memory.readonly:
-                save_pending(self.memory.home, session_id, self.pending[session_id], now)
+                save_pending(self.memory.home, session_id, outcome.pending, now)
+        dropped = (
+            f"(I set aside {outcome.dropped.what} request: ask again if you still want it.)"
+            if outcome.dropped is not None
+            else ""
+        )
         if clarify:
             answer = clarify
         elif call is not None:
-            name = call["name"] if isinstance(call, dict) else call.name
-            args = call["arguments"] if isinstance(call, dict) else call.arguments
-            reasons = getattr(call, "reasons", None) or _reasons(plan, name)
-            proposal = {"name": name, "arguments": dict(args), "reasons": dict(reasons)}
+            proposal = {"name": call.name, "arguments": dict(call.arguments), "reasons": dict(call.reasons)}
+            if call.defaults:
+                proposal["defaults"] = list(call.defaults)
             answer = (
-                f"Proposed action: {name}("
-                + ", ".join(f"{k}={v!r}" for k, v in args.items())
+                f"Proposed action: {call.name}("
+                + ", ".join(f"{k}={v!r}" for k, v in call.arguments.items())
                 + ") — approve, edit or reject."
             )
         else:
             answer = outcome.text or ""
+        if dropped:
+            answer = f"{dropped}\n{answer}" if answer else dropped
         answer, _ = redact(answer)  # a model's reply is stored under the same rule as the user's words
         assistant_turn = self._store(session_id, "assistant", answer)
         pending.clear()  # the answer is stored: the turn is complete
@@ -314,6 +305,7 @@ class Assistant:
             planner_ms=self.last_planner_ms,
             answer_ms=answer_ms,
             counters=getattr(outcome, "counters", None),
+            dropped=outcome.dropped.what if outcome.dropped is not None else None,
         )
 
     def _take_pending(self, session_id: str) -> PendingAction | None:
@@ -347,7 +339,11 @@ class Assistant:
             reply.proposal = {**reply.proposal, "arguments": args, "reasons": reasons, "edited": edited}
         clean_args, _ = redact_value(args)  # an edited value may hold a secret: never stored
         clean_result, _ = redact_value(result)
-        call = {"name": reply.proposal["name"], "arguments": clean_args}
+        call: dict[str, Any] = {"name": reply.proposal["name"], "arguments": clean_args}
+        edited = set(reply.proposal.get("edited") or [])
+        defaults = [n for n in reply.proposal.get("defaults") or [] if n in args and n not in edited]
+        if defaults:  # values nobody chose: the tool's defaults are never remembered as the user's choice
+            call["defaults"] = defaults
         self._store(
             reply.session_id,
             "tool",
@@ -415,14 +411,3 @@ def _raise_if_model_failed(outcome: Any) -> None:
     failures = [f for f in getattr(counters, "fallbacks", []) if f.startswith("answer: ")]
     if failures and failures[0] != "answer: no chat model configured" and "empty reply" not in failures[0]:
         raise ModelUnavailable(failures[0].removeprefix("answer: "))
-
-
-def _reasons(plan: Any, tool_name: str) -> dict[str, str]:
-    """Per-parameter reasons from the plan's parameter directives."""
-    data = plan.to_dict() if hasattr(plan, "to_dict") else {}
-    params = data.get("params") or {}
-    return {
-        name: str(spec["reason"])
-        for name, spec in params.items()
-        if isinstance(spec, dict) and spec.get("reason")
-    }

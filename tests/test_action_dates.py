@@ -60,12 +60,14 @@ def test_a_model_may_pick_the_hour_but_never_the_day(tmp_path):
         wrong_day = {"text": "call mum", "when": "2026-12-03T08:00:00+00:00"}
         right_day = {"text": "call mum", "when": "2026-12-04T08:00:00+00:00"}
         bot = Assistant(memory, ScriptedLLM([wrong_day, right_day]), clock=lambda: now)
-        moved = bot.respond("s", "Remind me to call mum on Friday").proposal
-        assert moved["arguments"]["when"] == "2026-12-04T12:00:00+00:00"
-        assert "12:00 as a default" in moved["reasons"]["when"]
-        kept = bot.respond("s", "Remind me to call mum on Friday").proposal
-        assert (
-            kept["arguments"]["when"] == "2026-12-04T08:00:00+00:00" and "a guess" in kept["reasons"]["when"]
+        asked = bot.respond("s", "Remind me to call mum on Friday")  # a day and no time: asked, not guessed
+        assert asked.proposal is None and asked.clarify == "What time on Friday should I use for when?"
+        bot = Assistant(memory, ScriptedLLM([wrong_day, right_day]), clock=lambda: now)
+        moved = bot.respond("s2", "Remind me to call mum on Friday evening").proposal
+        assert moved["arguments"]["when"] == "2026-12-04T19:00:00+00:00"
+        assert moved["reasons"]["when"] == 'your request: "on Friday evening"; evening: its usual time'
+        assert bot.respond("s3", "Remind me to call mum at 8am on Friday").proposal["arguments"]["when"] == (
+            "2026-12-04T08:00:00+00:00"
         )
 
 
@@ -83,16 +85,23 @@ def test_a_question_asked_by_one_ask_is_answered_by_the_next(monkeypatch, capsys
     assert (
         asked["proposal"] is None and "Sichuan House" in asked["clarify"] and "Taco Loco" in asked["clarify"]
     )
-    code, done, err = ask_json(capsys, "--model", "none", "Sichuan House")
+    code, dishes, err = ask_json(capsys, "--model", "none", "Sichuan House")
+    assert code == 0, err
+    assert (
+        dishes["proposal"] is None
+        and dishes["clarify"] == "For items, do you want mapo tofu or dan dan noodles?"
+    )
+    code, done, err = ask_json(capsys, "--model", "none", "dan dan noodles")
     assert code == 0, err
     assert done["clarify"] is None and done["result"]["status"] == "confirmed"
+    assert done["result"]["arguments"]["items"] == ["dan dan noodles"]
     assert done["result"]["arguments"]["restaurant"] == "Sichuan House"
     assert "your answer" in done["proposal"]["reasons"]["restaurant"]
     with Memory.open(embedder="hash") as memory:
-        answer = memory.get(done["user_turn"])
-        assert answer.text == "Sichuan House" and not [
-            e for e in memory.ledger.all() if answer.id in e.evidence
-        ]
+        for turn_id in (dishes["user_turn"], done["user_turn"]):
+            answer = memory.get(turn_id)
+            assert answer.text in ("Sichuan House", "dan dan noodles")
+            assert not [e for e in memory.ledger.all() if answer.id in e.evidence]
         added = memory.ledger.all()[before:]
         assert added and all(e.kind == "chose" for e in added)  # only what ran was learnt
     code, again, _ = ask_json(capsys, "--model", "none", "Sichuan House")  # nothing is waiting any more

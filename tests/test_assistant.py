@@ -113,5 +113,6 @@ def test_a_required_detail_nobody_gave_is_asked_for_not_guessed(memory):
 
 def test_content_the_request_itself_gives_is_not_asked_for(memory):
     bot = make(memory, [{}])
-    reply = bot.respond(bot.new_session(), "Can you remind me to call grandma on Sunday?")
+    reply = bot.respond(bot.new_session(), "Can you remind me to call grandma on Sunday at 10am?")
     assert reply.clarify is None and reply.proposal is not None and reply.proposal["name"] == "set_reminder"
+    assert reply.proposal["arguments"]["text"] == "call grandma"  # the content, not the whole request

@@ -13,7 +13,6 @@ retrieval, no ledger), ``alignment`` (evidence pasted, no events, no narrowing) 
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -22,7 +21,19 @@ from typing import Any
 
 from ibachat.agent.alignment.plan import AlignmentPlan, build_plan
 from ibachat.agent.alignment.schema_map import params
-from ibachat.agent.execution.execute import call_tool, write_text
+from ibachat.agent.execution.action import (
+    PendingAction,
+    Reading,
+    offer_past_values,
+    pending_for,
+    pin_certain_values,
+    read_reply,
+    settle_from_past_calls,
+    settle_tools,
+)
+from ibachat.agent.execution.execute import call_tool, unasked, write_text
+from ibachat.agent.execution.router import Route
+from ibachat.agent.execution.router import route as route_message
 from ibachat.agent.reading.events import extract_events, task_events
 from ibachat.agent.reading.lexicon import ATTRIBUTES, BY_DIMENSION
 from ibachat.agent.types import Evidence, PlannerCounters, ToolCall
@@ -40,10 +51,17 @@ Retrieve = Callable[..., Evidence]
 
 @dataclass
 class Outcome:
+    """What the one action path decided for a message: a text, a proposed call, or one question."""
+
     plan: AlignmentPlan
     text: str | None = None
     tool_call: ToolCall | None = None
     counters: PlannerCounters = field(default_factory=PlannerCounters)
+    route: Route | None = None  # how the message was routed (text, a tool, two tools)
+    question: str | None = None  # the one short question to ask instead of acting
+    pending: PendingAction | None = None  # what that question waits on
+    dropped: PendingAction | None = None  # a pending action this message replaced
+    answered: bool = False  # the message answered the pending question
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -51,6 +69,9 @@ class Outcome:
             "text": self.text,
             "tool_call": asdict(self.tool_call) if self.tool_call else None,
             "counters": asdict(self.counters),
+            "route": None if self.route is None else {"kind": self.route.kind, "why": self.route.why},
+            "question": self.question,
+            "dropped": None if self.dropped is None else self.dropped.what,
         }
 
 
@@ -78,23 +99,6 @@ def _capable(llm: LLM | None) -> bool:
 
 
 MAX_TASK_CHARS = 8000
-
-
-def choose_tool(task: str, tools: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The tool whose name and description share most words with the task (the only one if one)."""
-    if not tools:
-        return None
-    if len(tools) == 1:
-        return tools[0]
-    words = set(re.findall(r"[a-z]{3,}", task.lower()))
-
-    def score(tool: dict[str, Any]) -> float:
-        name = set(re.findall(r"[a-z]{3,}", str(tool.get("name", "")).replace("_", " ").lower()))
-        desc = set(re.findall(r"[a-z]{3,}", str(tool.get("description", "")).lower()))
-        stems = {w[:5] for w in words}
-        return 2 * len(name & words) + len(desc & words) + 0.5 * len({w[:5] for w in name | desc} & stems)
-
-    return max(tools, key=score)
 
 
 class Planner:
@@ -330,20 +334,76 @@ class Planner:
         now: datetime | None = None,
         tools: list[dict[str, Any]] | None = None,
         stream: Callable[[str], None] | None = None,
+        pending: PendingAction | None = None,
+        reading: Reading | None = None,
     ) -> Outcome:
-        """Plan, then produce the tool call (when tools are given) or the text answer."""
+        """The one action path: a text answer, a proposed tool call, or one short question.
+
+        ``tools`` are the tools on offer (chat: the whole catalogue; a benchmark task: its own).
+        ``pending`` is the action the assistant's last question waits on: the message may answer it.
+        ``reading`` is ``read_reply(pending, task)`` when the caller has already read it."""
         now = parse_time(now) if now is not None else utcnow()
         if len(task) > MAX_TASK_CHARS:  # a huge paste: plan and answer on its start (all of it is stored)
             task = task[:MAX_TASK_CHARS] + f"\n[… {len(task) - MAX_TASK_CHARS:,} more characters not shown]"
-        tool = choose_tool(task, tools or [])
+        reading = reading if reading is not None else read_reply(pending, task)
+        if pending is not None and reading.answered:
+            tool = reading.tool or pending.tool
+            assert tool is not None
+            answers = reading.answers if reading.answers is not None else dict(pending.answers)
+            outcome = self._action(pending.task, tool, answers, now)
+            outcome.answered = True
+            return outcome
+        route = self.route(task, tools or [])
+        if route.kind == "text":
+            plan = self.plan(task, now=now)
+            aligned = self.mode == "iba" and self.ablate != "alignment"
+            text = write_text(task, plan, llm=self.llm, counters=plan.counters, stream=stream, check=aligned)
+            return Outcome(plan, text, None, plan.counters, route=route, dropped=reading.dropped)
+        tool = route.tool
+        if route.kind == "ask":
+            plan = self.plan(task, now=now)
+            tool, why = settle_tools(route, plan, self._embedding()) if self.mode == "iba" else (None, "")
+            if tool is None:
+                question = route.question or "Which one should I do?"
+                waiting = PendingAction(task, None, question, None, {}, list(route.options))
+                return Outcome(plan, None, None, plan.counters, route, question, waiting, reading.dropped)
+            route.why = f"{tool.get('name')}: {why}"
+        assert tool is not None
+        outcome = self._action(task, tool, {}, now)
+        outcome.route, outcome.dropped = route, reading.dropped
+        return outcome
+
+    def route(self, task: str, tools: list[dict[str, Any]]) -> Route:
+        """Text, a tool, or two tools to choose between (``execution/router.py``)."""
+        return route_message(task, tools, embed=self._embedding())
+
+    def _action(self, task: str, tool: dict[str, Any], answers: dict[str, Any], now: datetime) -> Outcome:
+        """Plan the call for ``tool``, with what the user has settled made certain, and fill it."""
+        task = task[:MAX_TASK_CHARS]
         plan = self.plan(task, now=now, tool=tool)
-        counters = plan.counters
         aligned = self.mode == "iba" and self.ablate != "alignment"
-        if tool is not None:
-            call = call_tool(tool, plan, task, now=now, llm=self.llm, counters=counters, narrow=aligned)
-            return Outcome(plan, None, call, counters)
-        text = write_text(task, plan, llm=self.llm, counters=counters, stream=stream, check=aligned)
-        return Outcome(plan, text, None, counters)
+        ledger = getattr(self.memory, "ledger", None)
+        events = ledger.all() if ledger is not None and aligned else []
+        if aligned:
+            pin_certain_values(plan, tool, task, answers, now, events)
+        call = call_tool(tool, plan, task, now=now, llm=self.llm, counters=plan.counters, narrow=aligned)
+        if (
+            aligned
+            and call.questions
+            and settle_from_past_calls(plan, tool, task, answers, now, events, call.questions)
+        ):
+            call = call_tool(tool, plan, task, now=now, llm=self.llm, counters=plan.counters, narrow=aligned)
+        original = tool.get("parameters") or {}
+        plan.clarifications = unasked([*plan.clarifications, *call.questions], original, task, now)
+        question = (
+            offer_past_values(plan.clarifications[0], tool, task, answers, now, events)
+            if plan.clarifications
+            else None
+        )
+        if question and plan.clarifications:
+            plan.clarifications[0] = question
+        waiting = pending_for(task, tool, question, answers) if question else None
+        return Outcome(plan, None, call, plan.counters, question=question, pending=waiting)
 
 
 def meaning_of(memory: Any) -> Callable[[list[str]], Any] | None:

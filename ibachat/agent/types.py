@@ -29,10 +29,22 @@ class Evidence:
 
 
 @dataclass
+class Source:
+    """Where one proposed value comes from: what its reason line claims, in checkable form."""
+
+    kind: str  # request | answer | plan | default | guess
+    quote: str = ""  # the request's (or the answer's) own words that give it
+    evidence: list[int] = field(default_factory=list)  # the remembered turns the plan's value rests on
+
+
+@dataclass
 class ToolCall:
     name: str
     arguments: dict[str, Any]
     reasons: dict[str, str] = field(default_factory=dict)  # per argument: why it has this value
+    sources: dict[str, Source] = field(default_factory=dict)  # per argument: the reason, checkable
+    defaults: list[str] = field(default_factory=list)  # arguments at the tool's default: never a choice
+    questions: list[str] = field(default_factory=list)  # what must be asked before it runs (a missing day...)
 
 
 @dataclass

@@ -11,8 +11,9 @@ from rich.console import Console
 
 from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective, TextDirectives
 from ibachat.agent.execution.execute import check_text, fix_text, narrow_schema, write_text
+from ibachat.agent.execution.router import route
 from ibachat.agent.ingest import ingest
-from ibachat.agent.planner import Planner, choose_tool
+from ibachat.agent.planner import Planner
 from ibachat.errors import ConfigError, ModelUnavailable
 from ibachat.llm.base import Reply
 from ibachat.llm.scripted import ScriptedLLM
@@ -176,10 +177,11 @@ def test_unknown_mode_is_a_one_line_error(seat_memory):
         Planner(seat_memory, ablate="everything")
 
 
-def test_choose_tool_by_task_words():
-    assert choose_tool("Find me a hotel room in Porto", [FLIGHT, HOTEL])["name"] == "book_hotel"
-    assert choose_tool("Book a flight to Oslo", [FLIGHT, HOTEL])["name"] == "book_flight"
-    assert choose_tool("anything", [HOTEL])["name"] == "book_hotel"
+def test_without_an_embedder_the_tool_is_the_one_whose_words_the_request_holds():
+    assert route("Find me a hotel room in Porto", [FLIGHT, HOTEL]).tool["name"] == "book_hotel"
+    assert route("Book a flight to Oslo", [FLIGHT, HOTEL]).tool["name"] == "book_flight"
+    assert route("anything", [HOTEL]).kind == "text"  # not a request at all
+    assert route("Book me a massage", [FLIGHT, HOTEL]).kind == "text"  # a request no tool's words name
 
 
 DIRECTIVES = TextDirectives(max_words=25, structure="bullets", avoid_words=["synergy"], no_emoji=True)

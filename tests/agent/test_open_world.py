@@ -235,7 +235,7 @@ FOREIGN = [
 )
 def test_routing_by_the_tools_own_descriptions(minilm, message, expected):
     chosen = route(message, FOREIGN, embed=minilm.embed_batch)
-    assert (chosen["name"] if chosen else None) == expected
+    assert (chosen.tool["name"] if chosen.kind == "tool" else None) == expected, chosen.why
 
 
 def test_text_answers_carry_open_preferences(plan_with):

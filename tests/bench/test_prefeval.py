@@ -336,8 +336,12 @@ def test_suite_runs_through_the_runner_and_retrieval_loader(folder, tmp_path):
     assert summary.ran == 3 and summary.errors == 0
     rows = [json.loads(line) for line in (tmp_path / "out" / "iba.jsonl").read_text().splitlines()[1:]]
     for row in rows:
-        reply = row["output"]["tool_call"]["arguments"]["reply"]
+        # the hashing embedder carries no meaning: a reply nothing justifies is asked about, not guessed
+        reply = row["output"]["tool_call"]["arguments"].get("reply")
         task = next(t for t in tasks if t["id"] == row["task_id"])
+        if reply is None:
+            assert row["info"]["clarify"] and row["strict"] is False
+            continue
         assert reply in task["task"]["tools"][0]["parameters"]["properties"]["reply"]["enum"]
         assert row["strict"] is (reply == task["checks"][0]["expect"]["in"][0])
     assert detect_format(folder) == "prefeval"

@@ -26,7 +26,7 @@ def _answer_events(memory) -> list:
 @pytest.mark.anyio
 async def test_the_tui_asks_takes_the_answer_and_completes_the_action(build, memory):
     past_dinners(memory, T0)
-    app, _, _ = build(["{}", "{}"])
+    app, _, _ = build(["{}"] * 4)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await send(pilot, "Order me dinner")
@@ -38,7 +38,11 @@ async def test_the_tui_asks_takes_the_answer_and_completes_the_action(build, mem
 
         await send(pilot, "Sichuan House")
         assert app.query(UserMessage).last().text == "Sichuan House"
+        dishes = app.query(AssistantMessage).last()  # no dish named, and the past orders there differ
+        assert dishes.has_class("-clarify") and "mapo tofu" in screen_text(app) and not app.query(ToolCard)
+        await send(pilot, "mapo tofu")
         card = app.query_one(ToolCard)
+        assert card.arguments["items"] == ["mapo tofu"]
         assert card.proposal["name"] == "order_food" and card.arguments["restaurant"] == "Sichuan House"
         rows = [str(w.render()) for w in card.query(".tool-param")]
         assert any(r.startswith("restaurant = Sichuan House") and "your answer" in r for r in rows), rows
@@ -76,8 +80,8 @@ async def test_an_edited_card_shows_the_new_values_next_to_approved(build, memor
 
 def test_the_repl_asks_takes_the_answer_and_completes_the_action(memory):
     past_dinners(memory, T0)
-    shell = Shell(memory, ["{}", "{}"])
-    assert shell("Order me dinner", "Sichuan House", "/approve") == 0
+    shell = Shell(memory, ["{}"] * 4)
+    assert shell("Order me dinner", "Sichuan House", "the second one", "/approve") == 0
     out = shell.out
     asked = out.index("do you want")  # the question, then the card, then what ran
     assert "Sichuan House" in out[asked:].splitlines()[0]

@@ -142,5 +142,6 @@ def shift_from_complaints(
         pd.certain = False
         pd.source = "open"
         pd.reason = f"you said {(e.subject or e.value)[:70]!r} after {last:g}: {how}"
+        pd.evidence = sorted(t for t in e.evidence if t)
         return True
     return False

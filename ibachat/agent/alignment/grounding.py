@@ -112,6 +112,7 @@ class Wish:
     negated: bool = False
     when: Any = None  # when it was said
     kind: str = "stated"
+    evidence: tuple[int, ...] = ()  # the remembered turns it was said in
 
 
 @dataclass
@@ -238,6 +239,7 @@ def open_wishes(events: Sequence[Any], now: Any) -> list[Wish]:
                 "negated" in e.reason,
                 e.valid_from,
                 e.kind,
+                tuple(t for t in e.evidence if t),
             )
         )
     return out
@@ -261,7 +263,18 @@ def settle(wishes: Sequence[Wish], embed: Embed) -> list[Wish]:
                     if re.search(r"[- ]free$", span)
                     else re.sub(r"^(?:free of|free from|hardly any|barely any|[a-z]+)[- ]", "", span)
                 )
-                out.append(Wish(thing, -1, w.weight * 0.8, w.sentence, w.key, when=w.when, kind=w.kind))
+                out.append(
+                    Wish(
+                        thing,
+                        -1,
+                        w.weight * 0.8,
+                        w.sentence,
+                        w.key,
+                        when=w.when,
+                        kind=w.kind,
+                        evidence=w.evidence,
+                    )
+                )
     return out
 
 
@@ -274,15 +287,16 @@ def content_wishes(
     out = []
     for dim, d in content.items():
         label = labels.get(dim, dim.split(".")[-1]).replace("_", " ")
+        turns = tuple(d.get("evidence") or ())
         if d.get("chosen") and dim in avoiding:
             v = str(d["chosen"]).replace("_", " ")
-            out.append(Wish(v, -1, 2.0, f"{label}: {v}", f"lexicon:{dim}"))
+            out.append(Wish(v, -1, 2.0, f"{label}: {v}", f"lexicon:{dim}", evidence=turns))
         elif d.get("chosen"):
             v = str(d["chosen"]).replace("_", " ")
-            out.append(Wish(f"{v} {label}", 1, 2.0, f"{label}: {v}", f"lexicon:{dim}"))
+            out.append(Wish(f"{v} {label}", 1, 2.0, f"{label}: {v}", f"lexicon:{dim}", evidence=turns))
         for v in d.get("avoid") or []:
             v = str(v).replace("_", " ")
-            out.append(Wish(f"{v} {label}", -1, 2.0, f"{label}: not {v}", f"lexicon:{dim}"))
+            out.append(Wish(f"{v} {label}", -1, 2.0, f"{label}: not {v}", f"lexicon:{dim}", evidence=turns))
     return out
 
 
@@ -369,6 +383,12 @@ def choose_bool(text: str, wishes: Sequence[Wish], embed: Embed) -> tuple[bool, 
     if best_pos is not None and p >= BOOL_MIN_SIM:
         return True, wishes[best_pos], p
     return None
+
+
+def evidence_of(ranking: Ranking, wishes: Sequence[Wish]) -> list[int]:
+    """The remembered turns of the wishes a ranking's reason names."""
+    named = {p for p, _ in ranking.top[:2]}
+    return sorted({t for w in wishes if w.phrase in named for t in w.evidence})
 
 
 def reason_of(ranking: Ranking, wishes: Sequence[Wish]) -> str:

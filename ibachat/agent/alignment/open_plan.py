@@ -24,6 +24,7 @@ from ibachat.agent.alignment.grounding import (
     choose_bool,
     choose_enum,
     content_wishes,
+    evidence_of,
     open_wishes,
     param_text,
     reason_of,
@@ -94,6 +95,7 @@ def ground_tool(
                 continue  # an optional parameter keeps its default unless the wishes clearly say otherwise
             pd.chosen = param.enum[best]
             pd.source, pd.reason = "open", reason_of(ranking, near)
+            pd.evidence = evidence_of(ranking, near)
             pd.certain = ranking.margin >= CERTAIN_MARGIN
         elif param.kind == "boolean":
             found_b = choose_bool(about, near, embed)
@@ -104,6 +106,7 @@ def ground_tool(
                 continue  # the default already says so: no reason to claim it
             pd.chosen, pd.source, pd.certain = value, "open", sim >= 0.6
             pd.reason = f"by meaning: {'wants' if wish.polarity > 0 else 'avoids'} {wish.phrase[:60]!r}"
+            pd.evidence = list(wish.evidence)
 
 
 def _label_bounds(
@@ -180,6 +183,7 @@ def _newer_than_habit(
         out.append((str(pd.chosen), str(param.enum[best])))
         pd.chosen, pd.source, pd.certain = param.enum[best], "open", True
         pd.reason = "newer than the habit, " + reason_of(ranking, near)
+        pd.evidence = evidence_of(ranking, near)
     return out
 
 
@@ -214,7 +218,7 @@ def _spans(plan: Any, tool: dict[str, Any], embed: Embed, task: str) -> None:
             continue  # dates and times: slot filling reads those
         span = best_span(task, param_text(param.name, param.schema), embed, taken=taken)
         if span is not None:
-            pd.chosen, pd.source, pd.reason = span, "task", f"the request names {span!r}"
+            pd.chosen, pd.source, pd.reason, pd.quote = span, "task", f"the request names {span!r}", span
             taken.append(span)
 
 

@@ -70,6 +70,8 @@ class ParamDirective:
     certain: bool = False
     source: str = "none"
     reason: str = ""
+    evidence: list[int] = field(default_factory=list)  # the remembered turns the chosen value rests on
+    quote: str = ""  # for a value read from the request itself (source "task"): its words
 
 
 @dataclass
@@ -319,7 +321,7 @@ def _open_applied(
     return out
 
 
-def _content(d: Decision) -> dict[str, Any]:
+def _content(d: Decision, res: Resolution | None = None) -> dict[str, Any]:
     """What free-text arguments must respect on one attribute (checked at execution)."""
     attr = BY_DIMENSION[d.key]
     avoid = list(d.avoid)
@@ -330,7 +332,15 @@ def _content(d: Decision) -> dict[str, Any]:
         "avoid": avoid,
         "source": d.source,
         "until": d.until.isoformat() if d.until else None,
+        "evidence": _turns(d, res),
     }
+
+
+def _turns(d: Decision, res: Resolution | None) -> list[int]:
+    """The remembered turns behind a decision's events."""
+    if res is None:
+        return []
+    return sorted({t for eid in d.events if eid in res.events for t in res.events[eid].evidence if t})
 
 
 def _typed(label: str, param: Param) -> Any:
@@ -372,7 +382,7 @@ def build_plan(
         _tool_directives(plan, tool, res)
         apply_usual(plan, tool, res)
         content, _ = lexicon_resolution(events, now, superseded, set(BY_DIMENSION))
-        plan.content = {k: _content(d) for k, d in content.decisions.items() if d.chosen or d.avoid}
+        plan.content = {k: _content(d, content) for k, d in content.decisions.items() if d.chosen or d.avoid}
         live = [e for e in events if e.id not in superseded]
         if embed is not None:
             ground_tool(plan, tool, live, now, embed, task)
@@ -452,7 +462,7 @@ def _tool_directives(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution)
         plan.params[param.name] = pd
         if d is None:
             continue
-        pd.source, pd.reason = d.source, d.reason
+        pd.source, pd.reason, pd.evidence = d.source, d.reason, _turns(d, res)
         certain = (
             d.chosen is not None
             and (

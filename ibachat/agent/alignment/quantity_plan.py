@@ -133,7 +133,7 @@ def ground_numbers(
         window = _window(task, q.span)
         scores = sims(window, [p.name for p, _ in cands])
         p, m = cands[max(range(len(cands)), key=lambda i: scores[i])]
-        _apply(plan.params[p.name], q, m, p, f"the request says {q.span!r}", certain=True)
+        _apply(plan.params[p.name], q, m, p, f"the request says {q.span!r}", certain=True, quote=q.span)
         stated.add(p.name)
     # 2. the history's amounts that bear on a parameter the request left open; the later word wins
     said = [
@@ -159,7 +159,9 @@ def ground_numbers(
             best = others[max(range(len(others)), key=lambda i: scores[i])]
             if best != p.name or max(scores) < BEAR_MIN_SIM:
                 continue
-            _apply(pd, q, m, p, f"you said {(e.subject or e.value)[:80]!r}", certain=False)
+            _apply(
+                pd, q, m, p, f"you said {(e.subject or e.value)[:80]!r}", certain=False, evidence=e.evidence
+            )
         if pd.chosen is None and p.required and (pd.minimum is not None or pd.maximum is not None):
             pd.chosen = pd.minimum if pd.minimum is not None else pd.maximum
             if p.kind == "integer" and pd.chosen is not None:
@@ -176,7 +178,17 @@ def _window(text: str, span: str) -> str:
     return (span + " " + (after.group(1) if after else "")).strip()
 
 
-def _apply(pd: Any, q: Quantity, m: Measure, p: Param, reason: str, *, certain: bool) -> None:
+def _apply(
+    pd: Any,
+    q: Quantity,
+    m: Measure,
+    p: Param,
+    reason: str,
+    *,
+    certain: bool,
+    quote: str = "",
+    evidence: tuple[int, ...] = (),
+) -> None:
     value = _value(q, m, p)
     lo, hi = p.schema.get("minimum"), p.schema.get("maximum")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
@@ -194,3 +206,4 @@ def _apply(pd: Any, q: Quantity, m: Measure, p: Param, reason: str, *, certain: 
         if pd.chosen is not None and pd.chosen > value:
             pd.chosen = value
     pd.source, pd.reason = ("task" if certain else "open"), reason
+    pd.quote, pd.evidence = quote, sorted(t for t in evidence if t)

@@ -126,6 +126,7 @@ def apply_usual(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution) -> N
             pd.chosen, pd.certain, pd.source = best, True, "habit"
             pd.reason = f"the usual: {best} ({n} past call(s))"
             turns = {t for e in chosen if e.value == best for t in e.evidence}
+            pd.evidence = sorted(turns)
         else:
             continue
         if turns:
@@ -142,3 +143,4 @@ def apply_usual(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution) -> N
         items = list(dict.fromkeys(e.value for e in chosen if e.evidence == latest))
         pd.chosen, pd.certain, pd.source = items, True, "habit"
         pd.reason = "the usual: as in the latest such call"
+        pd.evidence = sorted(latest)

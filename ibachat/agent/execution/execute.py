@@ -22,9 +22,17 @@ from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective, TextDire
 from ibachat.agent.execution.clarify import stated_params
 from ibachat.agent.execution.freetext import bound, screen
 from ibachat.agent.execution.reasons import justify
-from ibachat.agent.execution.slots import fill_value, stated_days, stated_times, task_value
+from ibachat.agent.execution.slots import (
+    date_question,
+    fill_value,
+    is_content,
+    stated_days,
+    stated_times,
+    task_value,
+)
 from ibachat.agent.reading.polarity import analyse, normalise
-from ibachat.agent.types import PlannerCounters, ToolCall
+from ibachat.agent.reading.when import read_when
+from ibachat.agent.types import PlannerCounters, Source, ToolCall
 from ibachat.errors import IbachatError
 from ibachat.llm.base import LLM, Message, parse_json_reply
 
@@ -216,31 +224,107 @@ def tool_messages(tool: dict[str, Any], plan: AlignmentPlan, task: str, now: dat
     return [Message("system", system), Message("user", f"Now: {now.isoformat()}\nTask: {task}")]
 
 
-# Required free-text parameters whose content may be the request itself (a note's body, a
-# reminder's text, a search query); any other one (a restaurant, a destination) names something.
-CONTENT_PARAMS = frozenset(
-    "text body subject title query notes note reason topics message description comment items".split()
-)
+def missing_details(
+    schema: dict[str, Any], plan: AlignmentPlan, task: str, now: datetime, args: dict[str, Any] | None = None
+) -> list[str]:
+    """Required values that neither the request, the user's answers nor the plan gives: ask, do not guess.
 
-
-def missing_details(schema: dict[str, Any], plan: AlignmentPlan, task: str, now: datetime) -> list[str]:
-    """Required named things that neither the request nor the plan gives: ask, do not guess.
-
-    The floor would otherwise copy the request into them and a model would invent one. The
-    benchmark acts anyway (a question is not an action); the assistant asks instead.
-    """
+    A day the request leaves open ("next Friday" early in the week, "5/1", "end of the month") is asked
+    about in the words that left it open; a required day nobody said, a required name nobody gave
+    (a restaurant, an origin), dishes nobody named, are asked for in one short question each."""
     from ibachat.agent.alignment.usual import free_text
 
     props = schema.get("properties") or {}
-    questions = []
+    questions: list[str] = []
+    when_q = date_question(task, now)
+    timed = [
+        n
+        for n, p in props.items()
+        if isinstance(p, dict) and (p.get("format") in ("date", "date-time") or _is_clock(n, p))
+    ]
+    if when_q and timed and not any(_settled(plan, n) for n in timed):
+        questions.append(when_q)
     for name in schema.get("required") or []:
         prop = props.get(name) or {}
-        if not free_text(prop) or name in CONTENT_PARAMS or "default" in prop:
+        if "default" in prop or _settled(plan, name) or (args is not None and name in args):
             continue
-        pd = plan.params.get(name)
-        if (pd is None or pd.chosen is None) and task_value(name, prop, task, now) is None:
-            questions.append(f"Which {name.replace('_', ' ')} should I use?")
-    return questions
+        label = name.replace("_", " ")
+        if prop.get("format") in ("date", "date-time"):
+            when = read_when(task, now)
+            if not when_q and when.day is None:
+                questions.append(f"Which day should I use for {label}?")
+            elif not when_q and prop.get("format") == "date-time" and when.time is None and when.part is None:
+                questions.append(f"What time {when.day_words} should I use for {label}?")
+        elif free_text(prop) and not is_content(name, prop) and task_value(name, prop, task, now) is None:
+            questions.append(f"Which {label} should I use?")
+        elif prop.get("type") == "array" and not (prop.get("items") or {}).get("enum"):
+            about = str(prop.get("description") or label)
+            questions.append(f"Which {label} ({about}) should I put in?")
+        elif prop.get("enum") and args is not None and name not in args:
+            options = ", ".join(str(v).replace("_", " ") for v in prop["enum"][:6])
+            questions.append(f"Which {label} would you like ({options})?")
+        elif prop.get("type") in ("integer", "number") and args is not None and name not in args:
+            questions.append(
+                f"How many {label} should I put?"
+                if prop.get("type") == "integer"
+                else f"What {label} should I use?"
+            )
+    return list(dict.fromkeys(questions))
+
+
+def _settled(plan: AlignmentPlan, name: str) -> bool:
+    pd = plan.params.get(name)
+    return pd is not None and pd.chosen is not None and pd.certain
+
+
+def _is_clock(name: str, prop: dict[str, Any]) -> bool:
+    return prop.get("type") == "string" and (
+        "[0-5][0-9]" in prop.get("pattern", "") or bool(re.search(r"(?:^|_)time$", name))
+    )
+
+
+def _stated_parts(schema: dict[str, Any], task: str, now: datetime) -> dict[str, str]:
+    """Enum parameters of the time of day ("tomorrow evening" -> ``departure_window: evening``)."""
+    part = read_when(task, now).part
+    if part is None:
+        return {}
+    out: dict[str, str] = {}
+    for name, prop in (schema.get("properties") or {}).items():
+        values = [v for v in (prop.get("enum") or []) if isinstance(v, str)] if isinstance(prop, dict) else []
+        for label in _PART_FALLBACK.get(part, (part,)):
+            if label in values:
+                out[name] = label
+                break
+    return out
+
+
+_PART_FALLBACK = {
+    "early_morning": ("early_morning", "morning"),
+    "lunchtime": ("lunchtime", "midday", "afternoon"),
+    "night": ("night", "late", "evening"),
+    "evening": ("evening",),
+    "morning": ("morning",),
+    "afternoon": ("afternoon",),
+}
+
+
+def _same_place(args: dict[str, Any], schema: dict[str, Any], task: str, now: datetime) -> list[str]:
+    """Two place parameters with one value ("origin = destination = Madrid"): the one the request does
+    not say is left out (and asked for). Returns the parameters dropped."""
+    props = schema.get("properties") or {}
+    strings = [
+        n for n, v in args.items() if isinstance(v, str) and (props.get(n) or {}).get("type") == "string"
+    ]
+    dropped: list[str] = []
+    for i, a in enumerate(strings):
+        for b in strings[i + 1 :]:
+            if a in args and b in args and args[a].strip().lower() == args[b].strip().lower():
+                said_a = task_value(a, props.get(a) or {}, task, now) == args[a]
+                said_b = task_value(b, props.get(b) or {}, task, now) == args[b]
+                drop = b if said_a and not said_b else a if said_b and not said_a else a
+                del args[drop]
+                dropped.append(drop)
+    return dropped
 
 
 def call_tool(
@@ -253,23 +337,19 @@ def call_tool(
     counters: PlannerCounters | None = None,
     narrow: bool = True,
 ) -> ToolCall:
-    """The tool call for ``task`` under ``plan``; always valid under the tool's schema."""
+    """The tool call for ``task`` under ``plan``; every value has a reason, and what is missing is asked."""
     counters = counters if counters is not None else plan.counters
     original = tool.get("parameters") or {"type": "object", "properties": {}}
     schema = narrow_schema(original, plan) if narrow else original
     start = time.perf_counter()
     stated = stated_times(original, task, now)  # "on the 12th", "at 7pm": the request's, not a model's
+    stated.update({k: v for k, v in _stated_parts(original, task, now).items() if k not in stated})
     if narrow and stated:
         schema = copy.deepcopy(schema)
         for name, value in stated.items():
             schema["properties"][name] = {**schema["properties"][name], "enum": [value]}
             if name not in schema.setdefault("required", []):
                 schema["required"].append(name)
-    plan.clarifications.extend(missing_details(original, plan, task, now))
-    props = original.get("properties") or {}
-    said = {n for n, p in props.items() if isinstance(p, dict) and task_value(n, p, task, now) is not None}
-    for question in stated_params(plan.clarifications, list(props), said):  # "from Sichuan House": asked
-        plan.clarifications.remove(question)
     args: dict[str, Any] | None = None
     if llm is not None:
         counters.model_calls += 1
@@ -302,14 +382,41 @@ def call_tool(
             counters.fallbacks.append(f"execute: {name} {args[name]!r} is not on the day the request says")
             args[name] = task_value(name, (original.get("properties") or {})[name], task, now)
     args, fixes = enforce(args, original, plan if narrow else AlignmentPlan(task, now), task, now)
+    if date_question(task, now):  # a day the request leaves open is asked about, never guessed
+        for name, prop in (original.get("properties") or {}).items():
+            if isinstance(prop, dict) and prop.get("format") in ("date", "date-time") and name in args:
+                if not _settled(plan, name):
+                    del args[name]
+    fixes += [f"{n}: the same place as another parameter" for n in _same_place(args, original, task, now)]
     reasons: dict[str, str] = {}
+    sources: dict[str, Source] = {}
     if narrow:  # every value proposed has a true reason, or it is not proposed
-        args, reasons, unjustified = justify(args, original, plan, task, now, content=CONTENT_PARAMS)
+        args, reasons, sources, unjustified = justify(
+            args, original, plan, task, now, content=_content_names(original)
+        )
         fixes += unjustified
+    defaults = sorted(n for n, s in sources.items() if s.kind == "default")
+    questions = [q for q in missing_details(original, plan, task, now, args) if q not in plan.clarifications]
     if llm is not None and fixes:
         counters.fallbacks.append("execute: repaired " + "; ".join(fixes)[:200])
     counters.timings_ms["execute_ms"] = (time.perf_counter() - start) * 1000
-    return ToolCall(str(tool.get("name", "tool")), args, reasons)
+    return ToolCall(str(tool.get("name", "tool")), args, reasons, sources, defaults, questions)
+
+
+def unasked(questions: list[str], schema: dict[str, Any], task: str, now: datetime) -> list[str]:
+    """The questions about a parameter the request itself does not already give ("from Sichuan House")."""
+    props = schema.get("properties") or {}
+    said = {n for n, p in props.items() if isinstance(p, dict) and task_value(n, p, task, now) is not None}
+    stated = set(stated_params(questions, list(props), said))
+    return [q for q in questions if q not in stated]
+
+
+def _content_names(schema: dict[str, Any]) -> frozenset[str]:
+    return frozenset(
+        n
+        for n, p in (schema.get("properties") or {}).items()
+        if is_content(n, p if isinstance(p, dict) else {})
+    )
 
 
 # ---------------------------------------------------------------------------- text answers

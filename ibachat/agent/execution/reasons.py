@@ -1,10 +1,18 @@
 """Every value of a proposed tool call has a true reason, or it is not proposed.
 
-A value stands when the request's own words give it (a place, a date, a count, an allowed
-value named as such: "business class"), when the plan chose it (its reason is the plan's),
-or when it is the tool's default (said so). A required value nobody gave is kept and
-marked as a guess. Any other value (a model's ``max_price: 50.0``, ``checked_bags: 3``)
-has no reason: it goes back to the tool's default, or is left out when there is none.
+A value stands when
+
+- the request's own words give it: its reason is "your request" with those words quoted (a place, a
+  day, a count, an allowed value named as such: "business class"), and the quote is checked to be in
+  the request;
+- the user's answer to the assistant's question gives it ("your answer");
+- the plan chose it: its reason is the plan's, and it cites the remembered turns it rests on;
+- it is the tool's default: "default", and it is listed as such so that it is never remembered as a
+  choice of the user's.
+
+Any other value (a model's ``max_price: 50.0``, a first enum value, the request sentence copied into a
+free-text field) has no reason: it goes back to the tool's default, or is left unset. A required value
+nobody gave is not guessed: the planner asks for it (``missing_details``).
 """
 
 from __future__ import annotations
@@ -13,7 +21,9 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ibachat.agent.execution.slots import task_date, task_time, task_value
+from ibachat.agent.execution.slots import task_value
+from ibachat.agent.reading.when import read_when
+from ibachat.agent.types import Source
 
 if TYPE_CHECKING:
     from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective
@@ -21,18 +31,28 @@ if TYPE_CHECKING:
 DEFAULT = "default"
 WEAK_HABIT = "(weak: once)"  # how alignment/resolve.py marks a "habit" of a single past choice
 REQUEST = "your request"
+PLAN_SOURCES = ("plan", "habit", "open", "state", "correction", "update", "statement", "request", "complaint")
 
 
 def _label(value: Any) -> str:
     return str(value).replace("_", " ").lower()
 
 
+def _plain(text: str) -> str:
+    return " ".join(re.findall(r"[\w']+", text.lower()))
+
+
+def quoted_in(quote: str, task: str) -> bool:
+    """Whether the words of ``quote`` stand in the request, in order (case and punctuation aside)."""
+    q = _plain(quote)
+    return bool(q) and f" {q} " in f" {_plain(task)} "
+
+
 def named_in(value: Any, task: str) -> bool:
     """Whether the request names ``value`` itself ("business" in "fly business class")."""
     if isinstance(value, bool) or value is None:
         return False
-    words = _label(value).strip()
-    return bool(words) and re.search(rf"(?<![\w-]){re.escape(words)}(?![\w-])", task.lower()) is not None
+    return quoted_in(_label(value), task)
 
 
 def _plan_says(value: Any, pd: ParamDirective | None) -> bool:
@@ -46,60 +66,89 @@ def _plan_says(value: Any, pd: ParamDirective | None) -> bool:
     return limit is not None and isinstance(value, (int, float)) and value == limit
 
 
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
-_WEEKDAY = r"(?:(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day,? (?:the )?)?"
-_DAY_WORDS = [  # in the order slots.task_date reads them: a full date before a weekday
-    re.compile(rf"\b{_WEEKDAY}\d{{4}}-\d{{2}}-\d{{2}}\b", re.I),
-    re.compile(
-        rf"\b(?:on )?{_WEEKDAY}(?:(?:the )?\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTH}|{_MONTH} \d{{1,2}}(?:st|nd|rd|th)?)\b",
-        re.I,
-    ),
-    re.compile(rf"\b(?:on )?{_WEEKDAY}the \d{{1,2}}(?:st|nd|rd|th)\b", re.I),
-    re.compile(
-        r"\b(?:on |this |next |in |over )?(?:today|tonight|tomorrow(?: morning| afternoon| evening| night)?|"
-        r"weekend|(?:\d+|a|an|one|two|three|four|five|six|seven) (?:day|week)s?|"
-        r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|week)\b",
-        re.I,
-    ),
-]
+def _request_words(name: str, value: Any, prop: dict[str, Any], task: str, now: datetime) -> str | None:
+    """The words of the request that give ``value`` for ``name``, when they do."""
+    fmt = prop.get("format")
+    when = read_when(task, now)
+    if fmt in ("date", "date-time") and when.day is not None and str(value).startswith(when.day.isoformat()):
+        joins = when.time_words and (fmt == "date-time" or not re.search(r"\d", when.time_words))
+        return _joined(task, when.day_words, when.time_words) if joins else when.day_words
+    if (
+        isinstance(value, str)
+        and re.fullmatch(r"\d{2}:\d{2}", value)
+        and when.time == value
+        and when.time_words
+    ):
+        return when.time_words
+    if prop.get("enum") and isinstance(value, str) and when.part is not None and value == when.part:
+        return when.time_words or value
+    stated = task_value(name, prop, task, now)
+    if stated is not None and stated == value:
+        if isinstance(value, str) and quoted_in(value, task):
+            return value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return count_words(task, value)
+    if named_in(value, task) or (isinstance(value, list) and value and all(named_in(v, task) for v in value)):
+        return _label(value) if not isinstance(value, list) else ", ".join(map(_label, value))
+    return None
 
 
-def _date_phrase(task: str) -> str:
-    """The words of the request that name the day, for the reason line."""
-    for pattern in _DAY_WORDS:
-        m = pattern.search(task)
-        if m:
-            return m.group(0)
-    return ""
+def count_words(task: str, value: float) -> str | None:
+    """The request's words that give a count ("for 2 people", "party of four")."""
+    from ibachat.agent.execution.slots import _COUNT
+    from ibachat.agent.reading.timeexpr import NUM
+
+    for m in _COUNT.finditer(task.lower()):
+        raw = m.group(1) or m.group(3)
+        n = int(raw) if raw and raw.isdigit() else NUM.get(raw or "")
+        if n == value:
+            return task[m.start() : m.end()].strip()
+    return None
+
+
+def _joined(task: str, first: str, second: str) -> str:
+    """The request's words from one phrase to the other when they stand together ("tomorrow evening")."""
+    low = task.lower()
+    a, b = low.find(first.lower()), low.find(second.lower())
+    if a < 0 or b < 0:
+        return first
+    start, end = min(a, b), max(a + len(first), b + len(second))
+    return task[start:end] if end - start <= len(first) + len(second) + 12 else first
 
 
 def reason_for(
     name: str, value: Any, prop: dict[str, Any], pd: ParamDirective | None, task: str, now: datetime
-) -> str | None:
-    """Why ``value`` is proposed for ``name``; None when nothing justifies it."""
-    stated = task_value(name, prop, task, now)
-    day = task_date(task, now) if prop.get("format") in ("date", "date-time") else None
-    if day is not None and str(value).startswith(day.isoformat()):
-        phrase = _date_phrase(task)
-        why = f'{REQUEST}: "{phrase}"' if phrase else REQUEST
-        if prop.get("format") == "date-time" and task_time(task) is None:
-            why += "; no time given" + (", 12:00 as a default" if value == stated else ", a guess")
-        return why
-    if stated is not None and stated == value:
-        return REQUEST
+) -> tuple[str, Source] | None:
+    """Why ``value`` is proposed for ``name`` (a line and its checkable source); None when nothing does."""
+    if pd is not None and pd.source == "answer" and _plan_says(value, pd):
+        return pd.reason or f"your answer: {value}", Source("answer", quote=str(value))
+    words = _request_words(name, value, prop, task, now)
+    if words is not None:
+        why = f'{REQUEST}: "{words}"'
+        if prop.get("format") == "date-time" and not read_when(task, now).time:
+            part = read_when(task, now).part
+            if not part:
+                return None  # a day without a time: the time is asked for, not guessed
+            why += f"; {part.replace('_', ' ')}: its usual time"
+        return why, Source("request", quote=words)
     if _plan_says(value, pd):
         assert pd is not None
+        if pd.source == "task":  # the plan read it from the request itself (an amount, a span)
+            quote = pd.quote or (str(value) if quoted_in(str(value), task) else "")
+            if quote and quoted_in(quote, task):
+                return f'{REQUEST}: "{quote}"', Source("request", quote=quote)
+            return None
+        if not pd.evidence:
+            return None  # the plan's value must rest on something the user said or did
         if pd.source == "habit" and WEAK_HABIT in pd.reason:  # one past call (an edit, say) is no habit yet
-            return "chosen once before (one past call: not a habit yet)"
-        return pd.reason or "from your history"
-    if named_in(value, task) or (isinstance(value, list) and value and all(named_in(v, task) for v in value)):
-        return (
-            f'{REQUEST}: "{_label(value) if not isinstance(value, list) else ", ".join(map(_label, value))}"'
-        )
+            return "chosen once before (one past call: not a habit yet)", Source(
+                "plan", evidence=list(pd.evidence)
+            )
+        return pd.reason or "from your history", Source("plan", evidence=list(pd.evidence))
     if "default" in prop and value == prop["default"]:
-        return DEFAULT
+        return DEFAULT, Source("default")
     if isinstance(value, list) and not value:
-        return "none given"
+        return "none given", Source("default")
     return None
 
 
@@ -111,32 +160,39 @@ def justify(
     now: datetime,
     *,
     content: frozenset[str] = frozenset(),
-) -> tuple[dict[str, Any], dict[str, str], list[str]]:
-    """The arguments with a reason each; unjustified ones reset or dropped (listed as fixes)."""
+) -> tuple[dict[str, Any], dict[str, str], dict[str, Source], list[str]]:
+    """The arguments with a reason and a source each; unjustified ones reset to the default or left out."""
     props = schema.get("properties") or {}
-    required = set(schema.get("required") or [])
     out: dict[str, Any] = {}
     reasons: dict[str, str] = {}
+    sources: dict[str, Source] = {}
     fixes: list[str] = []
     for name, value in args.items():
         prop = props.get(name) if isinstance(props.get(name), dict) else {}
         pd = plan.params.get(name)
-        why = reason_for(name, value, prop, pd, task, now)
-        if why is None and name in required:
-            if prop.get("format") in ("date", "date-time") and task_date(task, now) is None:
-                why = f"no day given: {now.date().isoformat()} (today) as a default"
-            elif name in content or prop.get("type") == "array":
-                why = REQUEST
-            else:
-                why = "not given: a guess, check it"
-        if why is None:
+        found = reason_for(name, value, prop, pd, task, now)
+        if found is None and (name in content or prop.get("type") == "array") and _from_request(value, task):
+            found = REQUEST, Source("request", quote=_content_quote(value, task))
+        if found is None:
             if "default" in prop:
                 fixes.append(f"{name}: {value!r} had no reason; the default {prop['default']!r}")
-                out[name], reasons[name] = prop["default"], DEFAULT
+                out[name], reasons[name], sources[name] = prop["default"], DEFAULT, Source("default")
             else:
                 fixes.append(f"{name}: {value!r} had no reason; left unset")
             continue
+        why, source = found
         if pd is not None and pd.avoid and pd.reason and why == DEFAULT:
             why = f"{DEFAULT}; {pd.reason}"
-        out[name], reasons[name] = value, why
-    return out, reasons, fixes
+        out[name], reasons[name], sources[name] = value, why, source
+    return out, reasons, sources, fixes
+
+
+def _from_request(value: Any, task: str) -> bool:
+    """Content taken from the request's own words (a note's body, a reminder's text, dishes named)."""
+    items = value if isinstance(value, list) else [value]
+    return bool(items) and all(isinstance(v, str) and v.strip() and quoted_in(v, task) for v in items)
+
+
+def _content_quote(value: Any, task: str) -> str:
+    items = value if isinstance(value, list) else [value]
+    return "; ".join(str(v) for v in items)[:200]

@@ -1,222 +1,493 @@
-"""Does a chat message ask for an action, and with which tool? Otherwise it gets a text answer.
+"""Does a message ask for an action, and with which tool? Otherwise it gets a text answer.
 
-The benchmark hands the planner the tools of an action task; in chat every tool is on offer,
-so a question ("what is the capital of Australia?") must not turn into a tool call. A message
-is an action request when it asks for something to be done (an imperative, or "can you /
-please / I need you to ...") with a verb that one of the tools performs.
+Precision before recall: a wrong action is worse than none. A tool is proposed only when
+
+1. the message asks for something to be done (its form, read from the parse: ``reading/acts.py``), and
+2. a tool's own name and description fit that request clearly: its act (the request's verb is the
+   tool's verb, a synonym of it by meaning, a light verb such as "get" or "sort out", or names the
+   tool's object: "remind" and a reminder), and its object, by the meaning of the asking clause against
+   the tool's name and description (the memory's embedder), well above every other tool.
+
+When two tools fit about equally ("get me to Paris": a flight or a train), the route is a question
+between them, which the planner may settle from memory before asking. Without an embedder, only a
+tool whose name holds the request's verb or object word is proposed.
+
+Every threshold is a cosine of all-MiniLM-L6-v2 (the offline default) unless said otherwise, set on the
+routing set's development split (``tests/data/routing``) and written with what it separates.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
-# Request verbs and the tool-name words they lead to.
-VERBS: dict[str, tuple[str, ...]] = {
-    "order": ("order", "food", "coffee", "groceries"),
-    "get": ("order", "food", "coffee", "groceries", "ride"),
-    "buy": ("buy", "product", "groceries"),
-    "purchase": ("buy", "product"),
-    "book": ("book", "flight", "train", "hotel", "table", "tickets", "appointment", "class", "ride"),
-    "reserve": ("book", "table", "hotel", "tickets"),
-    "schedule": ("create", "event", "appointment", "book"),
-    "arrange": ("book", "create", "event", "ride"),
-    "remind": ("set", "reminder"),
-    "send": ("send", "email"),
-    "email": ("send", "email"),
-    "rent": ("rent", "car"),
-    "refill": ("refill", "prescription"),
-    "renew": ("refill", "prescription"),
-    "subscribe": ("subscribe", "news"),
-    "save": ("save", "note"),
-    "note": ("save", "note"),
-    "jot": ("save", "note"),
-    "plan": ("create", "plan", "workout", "meal"),
-    "make": ("create", "plan", "event", "workout", "meal"),
-    "create": ("create", "plan", "event"),
-    "call": ("book", "ride"),
-    "add": ("create", "event"),
-    "put": ("create", "event"),
-    "set": ("set", "reminder", "create"),
-}
-# Everyday nouns for what a tool acts on.
-OBJECTS: dict[str, str] = {
-    "taxi": "ride",
-    "cab": "ride",
-    "uber": "ride",
-    "lift": "ride",
-    "car": "car",
-    "call": "event",
-    "meeting": "event",
-    "sync": "event",
-    "standup": "event",
-    "calendar": "event",
-    "dentist": "appointment",
-    "doctor": "appointment",
-    "gp": "appointment",
-    "physio": "appointment",
-    "checkup": "appointment",
-    "therapist": "appointment",
-    "dinner": "food",
-    "lunch": "food",
-    "takeaway": "food",
-    "pizza": "food",
-    "delivery": "food",
-    "latte": "coffee",
-    "espresso": "coffee",
-    "cappuccino": "coffee",
-    "milk": "groceries",
-    "shopping": "groceries",
-    "workouts": "workout",
-    "training": "workout",
-    "gym": "workout",
-    "meals": "meal",
-    "seat": "flight",
-    "plane": "flight",
-    "room": "hotel",
-    "stay": "hotel",
-    "concert": "tickets",
-    "movie": "tickets",
-    "show": "tickets",
-    "gig": "tickets",
-    "restaurant": "table",
-    "yoga": "class",
-    "pilates": "class",
-    "spin": "class",
-    "prescription": "prescription",
-    "meds": "prescription",
-    "medication": "prescription",
-    "newsletter": "news",
-    "digest": "news",
-}
-_POLITE = (
-    r"(?:please\s+|kindly\s+|pls\s+|can you\s+|could you\s+|would you\s+|will you\s+|can u\s+|i need you to\s+|"
-    r"i want you to\s+|i'd like you to\s+|go ahead and\s+|let'?s\s+|just\s+|quickly\s+|also\s+)*"
-)
-_LEAD = r"(?:(?:hey|hi|ok|okay|so|alright|right|now|oh|um|hmm|btw|and|then)\b[,\s]*)*"
-_START = re.compile(rf"^\s*{_LEAD}{_POLITE}(?P<verb>[a-z]+)\b", re.I)
-_INLINE = re.compile(rf"(?:[.!;,?]\s+|\b(?:and|then|so)\s+){_LEAD}{_POLITE}(?P<verb>[a-z]+)\b", re.I)
-# "I'd like a table for two", "I need a taxi at 6", "can I get a latte": wanting a thing done or brought.
-_WANT = re.compile(
-    r"(?:^|[.!;,]\s+|\b(?:and|so)\s+)(?:i'd like|i would like|i want|i need|we need|we'd like|i'll have|i'll take|"
-    r"can i get|could i get|can i have|could i have|get me|grab me|book me|order me)\s+(?:to\s+)?(?P<rest>[a-z].{2,})",
-    re.I,
-)
-# Speech acts whose result is text, not an action: they stay answers even when a tool shares a word.
-_TEXT_ACTS = frozenset(
-    "write draft compose summarise summarize explain tell describe translate list suggest recommend help teach "
-    "show brainstorm rewrite proofread edit review compare analyse analyze outline define give what how why when "
-    "where who which whose is are am was were do does did should would could can will may might shall any hello "
-    "hi hey thanks thank cheers good great nice cool wow lol haha yes no yeah nope sure maybe imagine pretend "
-    "guess think remember note".split()
-)
-# Words that begin a sentence that is not a command (a subject, an article, a time...).
-_NOT_A_VERB = frozenset(
-    "i i'm i've i'd i'll me my mine we we're we've our us you you're your he she they it it's its this that "
-    "these those the a an some there here today yesterday tomorrow tonight last next my his her their if "
-    "because since although though when while after before sorry unfortunately honestly actually really just "
-    "also still ugh oh ah well never always don't dont not no".split()
-)
-_WORD = re.compile(r"[a-z]{3,}")
-ROUTE_MIN_SIM = 0.22
-SURER = 0.12
+import numpy as np
+
+from ibachat.agent.meaning import VECTORS, tool_text
+from ibachat.agent.meaning import catalogue as _catalogue
+from ibachat.agent.meaning import name_words as _name_words
+from ibachat.agent.reading.acts import Request, read_act
+
+Embed = Callable[[list[str]], Any]
+
+# Thresholds (all-MiniLM-L6-v2 cosines, or cosine plus the word bonuses below), set on the routing
+# set's development split (``tests/data/routing``); each says what it separates.
+# The whole message against a tool's "name: description": unrelated tools score 0.0-0.3, the tool
+# that does what was asked 0.3-0.7; with no word of the tool's own in the request, it must reach this.
+COS_ONLY_MIN = 0.40
+# With the tool's own words in the request (its object named, or its act), this is enough.
+FIT_MIN = 0.25
+# A verbless fragment ("table for one at 8 tonight") must name the tool's object and fit this well.
+FRAGMENT_FIT_MIN = 0.40
+# The best tool must lead the next one by this much; closer, and the two are a question.
+MARGIN = 0.06
+# Word evidence, added to the cosine: the request's object (its head noun) is a word of the tool's name,
+# or of its description; the request's own verb (not a light one) is the tool's act; another noun of the
+# request is a word of the tool's name or description (at most two count).
+HEAD_IN_NAME = 0.25
+HEAD_IN_DESCRIPTION = 0.12
+VERB_IS_ACT = 0.2
+NOUN_IN_TOOL = 0.06
+# A verb of no class that means the tool's object ("fly" and a flight): cosine of verb and name word.
+VERB_NAMES_OBJECT = 0.6
+# The request names values of the tool's parameters ("oat milk", "red-eye", "balcony"): per parameter,
+# weighted by how few tools have that value (a value every tool has says nothing), at most three count.
+VALUE_NAMED = 0.08
+# A caller that offers only a few tools for a message (a task with its own tools, not chat's whole
+# catalogue) says the message is about them. Then the best offered tool of low absolute fit is still
+# proposed, after a light verb, a want or its own act, when its cosine is at least CATALOGUE_COS_MIN and
+# CATALOGUE_MARGIN above the catalogue's median tool for the same request (the small embedder knows little
+# of dishes, products and shops: "get me the fattoush from Cedar Grill" is 0.24 from order_food).
+NARROW_OFFER = 3
+CATALOGUE_MARGIN = 0.05
+CATALOGUE_COS_MIN = 0.1
+# "to <a place>" and a tool with a free-text destination parameter.
+PLACE_SLOT = 0.1
+MAX_VALUES = 3.0
 
 
-def requested_verbs(message: str) -> list[str]:
-    """Words used as commands in ``message``: sentence-initial, after please/can you, or after a comma."""
-    found = []
-    for match in [_START.match(message), *_INLINE.finditer(message)]:
-        if not match:
-            continue
-        verb = match.group("verb").lower()
-        if verb in _TEXT_ACTS or verb in _NOT_A_VERB or len(verb) < 3:
-            continue
-        rest = message[match.end() :].lstrip()
-        if match.re is _INLINE and not re.match(
-            r"(?:me|us|a|an|the|some|my|our|it|them|this|that|[a-z]+)\b", rest, re.I
-        ):
-            continue
-        found.append(verb)
-    return found
+def _background(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The tools a value's specificity is judged against: the offered ones and the product's own."""
+    names = {t.get("name") for t in tools}
+    return list(tools) + [t for t in _catalogue() if t.get("name") not in names]
 
 
-def _request_text(message: str) -> str:
-    """The part of the message that asks for something (the whole message when no part stands out)."""
-    for match in [_START.match(message), *_INLINE.finditer(message)]:
-        if match and match.group("verb").lower() in requested_verbs(message):
-            return message[match.start("verb") :]
-    want = _WANT.search(message)
-    return want.group(0) if want else message
+@dataclass
+class Route:
+    """The router's decision for one message."""
+
+    kind: str  # "text" | "tool" | "ask"
+    tool: dict[str, Any] | None = None
+    options: list[dict[str, Any]] = field(default_factory=list)  # the tools a question chooses between
+    request: Request | None = None
+    why: str = ""
+    scores: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def question(self) -> str | None:
+        if self.kind != "ask" or len(self.options) < 2:
+            return None
+        names = [_tool_label(t) for t in self.options]
+        return f"Should I {' or '.join(names)}?"
 
 
-def asks_for_action(message: str) -> bool:
-    """The form of a request: a command, or wanting something done or brought."""
-    low = message.strip().lower()
-    if not low or (
-        low.endswith("?") and not re.match(rf"^{_LEAD}(?:can|could|would|will) (?:you|u|i)\b", low)
-    ):
-        return False
-    if re.match(r"^(?:what|how|why|when|where|who|which|is|are|do|does|did|should)\b", low):
-        return False
-    return bool(requested_verbs(message) or _WANT.search(message))
+def _tool_label(tool: dict[str, Any]) -> str:
+    return " ".join(_name_words(tool)) or str(tool.get("name", "that"))
 
 
-def tool_text(tool: dict[str, Any]) -> str:
-    name = (
-        re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", str(tool.get("name", ""))).replace("_", " ").replace("-", " ")
-    )
-    return f"{name.lower()}: {tool.get('description', '')}".strip(": ")
+def _stem(word: str) -> str:
+    from memory.lexical import _stem as snowball
+
+    return snowball(word.lower())
 
 
-def _lexical(message: str, verbs: list[str], tools: list[dict[str, Any]]) -> list[float]:
-    words = set(_WORD.findall(message.lower()))
-    hints = {h for v in verbs if v in VERBS for h in VERBS[v]}
-    objects = {OBJECTS[w] for w in re.findall(r"[a-z]+", message.lower()) if w in OBJECTS}
-    stems = {w[:5] for w in words}
-    out = []
-    for tool in tools:
-        name = set(re.split(r"[_\W]+", str(tool.get("name", "")).lower()))
-        desc = set(_WORD.findall(str(tool.get("description", "")).lower()))
-        out.append(
-            3 * len(name & hints)
-            + 3 * len(name & objects)
-            + 2 * len(name & words)
-            + len(desc & words)
-            + 0.5 * len({w[:5] for w in desc} & stems)
-        )
+_ACTS_CACHE: dict[str, frozenset[str]] = {}
+
+
+def tool_acts(tool: dict[str, Any]) -> frozenset[str]:
+    """The verbs a tool performs: its name's first word when that is a verb, and the description's verbs."""
+    key = tool_text(tool)
+    hit = _ACTS_CACHE.get(key)
+    if hit is not None:
+        return hit
+    from ibachat.agent.reading.parse import imperative_parse, parse
+
+    acts: set[str] = set()
+    words = _name_words(tool)
+    if words:
+        first = imperative_parse(" ".join(words))
+        if len(first) > 1 and first[1].tag_ in ("VB", "VBP"):
+            acts.add(first[1].lemma_.lower())
+    desc = str(tool.get("description", ""))
+    if desc:
+        doc = parse(desc)
+        acts |= {t.lemma_.lower() for t in doc if t.tag_ in ("VB", "VBP") and t.is_alpha}
+        head = imperative_parse(desc.split(".")[0])
+        if len(head) > 1 and head[1].tag_ in ("VB", "NN", "NNP") and head[1].dep_ == "ROOT":
+            acts.add(head[1].lemma_.lower())
+    out = frozenset(acts)
+    _ACTS_CACHE[key] = out
     return out
 
 
-def route(
-    message: str, tools: list[dict[str, Any]], embed: Callable[[list[str]], Any] | None = None
-) -> dict[str, Any] | None:
-    """The tool an action request calls for, or None when the message wants a text answer.
+def route(message: str, tools: list[dict[str, Any]], embed: Embed | None = None) -> Route:
+    """The tool an action request calls for; a question between two; or text.
 
-    The form of the message decides whether it asks for an action; which tool, by meaning: the
-    request against each tool's own name and description (``embed``), with shared words as a prior.
-    Without an embedder, the words alone decide, and a tool must be what the verb does."""
-    if not tools or not asks_for_action(message):
-        return None
-    verbs = requested_verbs(message)
-    lexical = _lexical(message, verbs, tools)
-    hints = {h for v in verbs if v in VERBS for h in VERBS[v]}
-    by_words = max(range(len(tools)), key=lambda i: lexical[i])
-    name_words = set(str(tools[by_words].get("name", "")).lower().split("_"))
-    words_say = by_words if name_words & hints and lexical[by_words] >= 4 else None
+    A tool whose act is to give the user a reply (its description: "Give the user one of these replies")
+    is the text answer itself: a message no other offered tool fits goes to it."""
+    act = read_act(message)
+    if not tools:
+        return Route("text", why="no tool on offer")
+    replying = [t for t in tools if gives_a_reply(t)]
+    acting = [t for t in tools if not gives_a_reply(t)]
+    found = _route(message, act, acting, embed) if acting else Route("text", why="no action tool on offer")
+    if found.kind == "text" and replying:
+        return Route("tool", replying[0], why="the answer is one of the replies this tool gives")
+    return found
+
+
+_REPLY_TOOL = re.compile(
+    r"\b(?:give|send|offer|choose|pick)\b[^.]{0,30}\b(?:repl(?:y|ies)|answers?|responses?)\b", re.I
+)
+
+
+def gives_a_reply(tool: dict[str, Any]) -> bool:
+    """A tool whose act is answering the user (the answer is its value), by its own description."""
+    return bool(_REPLY_TOOL.search(str(tool.get("description", ""))))
+
+
+def _route(message: str, act: Any, tools: list[dict[str, Any]], embed: Embed | None) -> Route:
+    if not act.asks:
+        return Route("text", why=f"not a request ({act.kind})")
+    best: Route | None = None
+    for request in act.requests:
+        found = _fit(request, tools, embed, message)
+        if found.kind != "text":
+            return found
+        best = best or found
+    return best or Route("text", why="no tool fits")
+
+
+def _classes() -> dict[str, frozenset[str]]:
+    from ibachat.agent.data import word_classes
+
+    return word_classes("act_verbs")
+
+
+RESTRICTED = ("speech", "undo", "modify", "pay", "consult", "device")
+
+
+def _verb_class(verb: str) -> str | None:
+    classes = _classes()
+    for name in ("light", "writing", "reply", *RESTRICTED):
+        if verb in classes.get(name, ()):
+            return name
+    head = verb.split()[0]
+    if head != verb:
+        return _verb_class(head) if _verb_class(head) in RESTRICTED else None
+    return None
+
+
+def _words(tool: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """Stems of a tool's name words, and of its description's nouns and verbs."""
+    key = tool_text(tool)
+    hit = _WORDS_CACHE.get(key)
+    if hit is None:
+        from ibachat.agent.reading.parse import parse
+
+        name = {_stem(w) for w in _name_words(tool) if len(w) > 2}
+        doc = parse(str(tool.get("description", "")))
+        desc = {_stem(t.lemma_.lower()) for t in doc if t.pos_ in ("NOUN", "PROPN", "VERB") and t.is_alpha}
+        desc |= {_stem(t.lower_) for t in doc if t.pos_ in ("NOUN", "PROPN") and t.is_alpha}
+        hit = _WORDS_CACHE[key] = (name, desc - name)
+    return hit
+
+
+_WORDS_CACHE: dict[str, tuple[set[str], set[str]]] = {}
+_PRONOUN_HEADS = frozenset(
+    {
+        "it",
+        "that",
+        "this",
+        "one",
+        "them",
+        "me",
+        "us",
+        "something",
+        "anything",
+        "everything",
+        "usual",
+        "some",
+        "more",
+    }
+)
+
+
+def _same(a: str, words: set[str]) -> bool:
+    """A stem among ``words``, one that starts the other ("note" and "notebook"), or one of the same
+    group of everyday words (``data/synonyms.json``: "lift" and "ride", "diary" and "calendar")."""
+    if a in words:
+        return True
+    if len(a) >= 4 and any(len(w) >= 4 and (w.startswith(a) or a.startswith(w)) for w in words):
+        return True
+    groups = _groups().get(a)
+    return bool(groups) and any(groups & _groups().get(w, frozenset()) for w in words)
+
+
+@lru_cache(maxsize=1)
+def _groups() -> dict[str, frozenset[int]]:
+    """Stem -> the synonym groups it belongs to."""
+    from ibachat.agent.data import load
+
+    out: dict[str, set[int]] = {}
+    for i, group in enumerate(load("synonyms")["groups"]):
+        for word in group:
+            out.setdefault(" ".join(_stem(w) for w in word.split()), set()).add(i)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> tuple[bool, str]:
+    """Whether the request's verb is an act this tool performs."""
+    verb = request.verb
+    if verb is None:
+        return True, "a want of a thing"
+    acts = tool_acts(tool)
+    name, desc = _words(tool)
+    own = {_stem(a) for a in acts} | name
+    stem = _stem(verb.split()[0])
+    if verb in acts or _same(stem, own):
+        return True, f"{verb!r} is the tool's act"
+    cls = _verb_class(verb)
+    if cls == "light":
+        return True, f"{verb!r} asks for it to be done"
+    if cls == "writing":
+        classes = _classes()
+        ok = bool(acts & (classes["writing"] | {"make", "schedule"})) or _same(_stem(verb.split()[0]), name)
+        return ok, f"{verb!r} {'creates' if ok else 'asks for words, not'} what the tool makes"
+    if cls == "reply":  # "answer Dana about ...": a message back, which a tool that sends can carry
+        ok = bool(acts & ({"send"} | _classes()["reply"]))
+        return ok, f"{verb!r} {'is sent by' if ok else 'is not sent by'} the tool"
+    if cls == "speech" and any(_same(_stem(m), name) for m in request.media):
+        return True, f"{verb!r} by {request.media[0]}: the tool sends it"
+    if cls in RESTRICTED:
+        return bool(acts & _classes()[cls]), f"{verb!r} is not what the tool does ({cls})"
+    if embed is not None and name:
+        words = sorted(w for w in _name_words(tool) if len(w) > 2)
+        mat = VECTORS.get(embed, [verb, *words])
+        sim = float((mat[1:] @ mat[0]).max())
+        if sim >= VERB_NAMES_OBJECT:
+            return True, f"{verb!r} means the tool's object ({sim:.2f})"
+    return True, f"{verb!r}: judged by the object"
+
+
+def _evidence(
+    request: Request, tool: dict[str, Any], message: str = "", background: list[dict[str, Any]] = ()
+) -> tuple[float, bool]:
+    """Word evidence that the request is about this tool: a bonus, and whether its object or act is named."""
+    name, desc = _words(tool)
+    bonus, named = 0.0, False
+    head = _stem(request.head) if request.head else ""
+    if head and _same(head, name):
+        bonus, named = bonus + HEAD_IN_NAME, True
+    elif head and _same(head, desc):
+        bonus, named = bonus + HEAD_IN_DESCRIPTION, True
+    if request.verb:
+        stem = _stem(request.verb.split()[0])
+        light = _verb_class(request.verb) == "light"
+        act = request.verb in tool_acts(tool)
+        if act or (not light and _same(stem, name)):
+            # an act many tools share ("book", "order") says little about which one
+            sharing = (
+                sum(1 for t in background if request.verb in tool_acts(t) or _same(stem, _words(t)[0])) or 1
+            )
+            bonus += VERB_IS_ACT / sharing
+            # an act few tools share ("buy", "rent") names the tool, whatever it is done to; a verb that is
+            # only a word of the tool's name ("plan" and a workout plan) names it when its object fits too
+            object_fits = not request.common or _same(head, name | desc)
+            writing = _verb_class(request.verb) == "writing"  # "draft a toast": the thing written must fit
+            named = named or (sharing <= 2 and ((act and not writing) or object_fits))
+
+    others = {_stem(n) for n in request.nouns if n and _stem(n) != head}
+    hits = sum(1 for n in others if _same(n, name | desc))
+    if hits:
+        bonus += NOUN_IN_TOOL * min(hits, 2)
+        named = named or any(_same(n, name) for n in others)
+    if any(_same(_stem(m), name) for m in request.media):
+        bonus, named = bonus + HEAD_IN_NAME, True  # "let Dana know by email": the medium is the tool's
+    if any(prep == "to" for prep, _ in request.places) and _takes_destination(tool):
+        bonus, named = bonus + PLACE_SLOT, True  # "get me to Brussels": a tool that goes somewhere
+    values = _values_named(message, tool, background)
+    if values:
+        bonus += VALUE_NAMED * min(sum(values.values()), MAX_VALUES)
+        named = named or sum(values.values()) >= 1.0
+    return bonus, named
+
+
+_DESTINATION = re.compile(
+    r"destination|arrival|drop[ _-]?off|^to$|going to|where (?:\w+ )?(?:is |are )?going", re.I
+)
+
+
+def _takes_destination(tool: dict[str, Any]) -> bool:
+    """A free-text parameter for where the user is going (by its name or description)."""
+    for pname, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
+        if (
+            isinstance(prop, dict)
+            and prop.get("type") == "string"
+            and not prop.get("enum")
+            and not prop.get("format")
+        ):
+            if _DESTINATION.search(pname) or _DESTINATION.search(str(prop.get("description", ""))):
+                return True
+    return False
+
+
+def _best_of_catalogue(
+    request: Request,
+    scored: list[tuple[float, bool, dict[str, Any]]],
+    tools: list[dict[str, Any]],
+    embed: Embed,
+    message: str,
+    evidence: dict[str, tuple[float, bool]],
+) -> list[tuple[float, dict[str, Any]]]:
+    """The best offered tool when its fit is low in absolute terms but it is plainly the best tool of the
+    whole catalogue for this request (the small embedder knows little of dishes, products and shops:
+    "get me the fattoush from Cedar Grill" is 0.24 from order_food, and further from every other tool).
+    Only for a request whose verb positively fits (a light verb, a want, or the tool's own act)."""
+    top, _, tool = scored[0]
+    verb = request.verb
+    if verb is not None and _verb_class(verb) not in ("light", "reply") and verb not in tool_acts(tool):
+        return []  # only a light verb ("get", "sort out"), a want, a reply, or the tool's own act
+    if top - (scored[1][0] if len(scored) > 1 else -1.0) < MARGIN:
+        return []
+    mat = VECTORS.get(
+        embed, [message or request.clause, request.clause] + [tool_text(t) for t in _catalogue()]
+    )
+    sims = np.maximum(mat[2:] @ mat[0], mat[2:] @ mat[1])
+    cos = top - evidence[str(tool.get("name"))][0]
+    middle = float(np.median(sims))
+    if cos < CATALOGUE_COS_MIN or cos - middle < CATALOGUE_MARGIN:
+        return []  # no nearer to this tool than to tools in general
+    return [(top, tool)]
+
+
+def _value_phrases(tool: dict[str, Any]) -> dict[str, str]:
+    """The tool's enum values and parameter names as lower-case phrases, to the parameter they belong to."""
+    import json
+
+    key = json.dumps(tool.get("parameters") or {}, sort_keys=True, default=str)
+    hit = _PHRASES_CACHE.get(key)
+    if hit is None:
+        hit = _PHRASES_CACHE[key] = _phrases_of(tool)
+    return hit
+
+
+_PHRASES_CACHE: dict[str, dict[str, str]] = {}
+
+
+def _phrases_of(tool: dict[str, Any]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pname, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
+        if not isinstance(prop, dict):
+            continue
+        words = _split_words(pname)
+        out.setdefault(" ".join(words), pname)
+        enum = prop.get("enum") or (
+            (prop.get("items") or {}).get("enum") if isinstance(prop.get("items"), dict) else None
+        )
+        for v in enum or []:
+            if isinstance(v, str):
+                value = " ".join(_split_words(v))
+                out.setdefault(value, pname)
+                if words and words[-1] not in value.split():  # "first class", "window seat", "oat milk"
+                    out.setdefault(f"{value} {words[-1]}", pname)
+    return {k: v for k, v in out.items() if k}
+
+
+def _split_words(text: str) -> list[str]:
+    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
+    return [w for w in re.split(r"[\s_\-.]+", text.lower()) if w]
+
+
+def _values_named(message: str, tool: dict[str, Any], background: list[dict[str, Any]]) -> dict[str, float]:
+    """Per parameter, how specifically the request names its values or its name ("oat milk", "red-eye",
+    "balcony"): a phrase found in the request counts by how few tools of the background have it."""
+    if not message:
+        return {}
+    words = _split_words(message)
+    text = " " + " ".join(_stem(w) for w in words) + " "
+    found: dict[str, float] = {}
+    for phrase, pname in _value_phrases(tool).items():
+        stems = " ".join(_stem(w) for w in phrase.split())
+        if len(stems) < 3 or f" {stems} " not in text:
+            continue
+        holders = sum(1 for t in background if phrase in _value_phrases(t)) or 1
+        weight = (2.0 if len(phrase.split()) > 1 else 1.0) / holders  # a two-word phrase says more
+        found[pname] = max(found.get(pname, 0.0), weight)
+    return found
+
+
+def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, message: str = "") -> Route:
+    fits = [(t, *_verb_fits(request, t, embed)) for t in tools]
+    able = [t for t, ok, _ in fits if ok]
+    if not able:
+        return Route("text", request=request, why=fits[0][2] if len(fits) == 1 else "no tool does that")
+    background = _background(tools)
+    evidence = {str(t.get("name")): _evidence(request, t, message, background) for t in able}
     if embed is None:
-        return tools[words_say] if words_say is not None else None
-    import numpy as np
-
-    request = _request_text(message)
-    mat = np.asarray(embed([request, message] + [tool_text(t) for t in tools]), dtype=np.float32)
-    mat = mat / np.maximum(np.linalg.norm(mat, axis=1, keepdims=True), 1e-9)
-    sims = np.maximum(mat[2:] @ mat[0], mat[2:] @ mat[1])  # the asking clause, or the whole message
-    score = [float(s) + 0.03 * min(lex, 8) for s, lex in zip(sims, lexical)]
-    by_meaning = max(range(len(tools)), key=lambda i: score[i])
-    if words_say is not None and words_say != by_meaning:
-        # the words name a tool: meaning overrules them only when it is clearly surer
-        return tools[by_meaning] if float(sims[by_meaning] - sims[words_say]) > SURER else tools[words_say]
-    if words_say is None and float(sims[by_meaning]) < ROUTE_MIN_SIM:
-        return None
-    return tools[by_meaning]
+        named = sorted(
+            (t for t in able if evidence[str(t.get("name"))][1]),
+            key=lambda t: -evidence[str(t.get("name"))][0],
+        )
+        light = request.verb is None or _verb_class(request.verb) in ("light", "reply")
+        if not named and len(tools) == 1 and (light or request.verb in tool_acts(tools[0])):
+            # "get me the usual" with the one tool a task offers: nothing in it points to another
+            return Route(
+                "tool", tools[0], request=request, why="the one tool offered, and nothing else named"
+            )
+        if not named:
+            return Route("text", request=request, why="no tool's words are in the request")
+        if (
+            len(named) > 1
+            and evidence[str(named[0].get("name"))][0] - evidence[str(named[1].get("name"))][0] < MARGIN
+        ):
+            return Route("ask", options=named[:2], request=request, why="two tools by their words")
+        return Route("tool", named[0], request=request, why="the request names the tool's object or act")
+    texts = [message or request.clause, request.clause] + [tool_text(t) for t in able]
+    mat = VECTORS.get(embed, texts)
+    sims = [max(float(a), float(b)) for a, b in zip(mat[2:] @ mat[0], mat[2:] @ mat[1])]
+    scored = []
+    for sim, tool in zip(sims, able):
+        bonus, named = evidence[str(tool.get("name"))]
+        floor = (FRAGMENT_FIT_MIN if request.form == "fragment" else FIT_MIN) if named else COS_ONLY_MIN
+        if request.form == "fragment" and not named:
+            continue
+        scored.append((sim + bonus, sim + bonus >= floor + (bonus if not named else 0.0), tool))
+    scored.sort(key=lambda x: -x[0])
+    scored_all = [(s, t) for s, _, t in scored]
+    scores = {str(t.get("name")): round(s, 3) for s, _, t in scored}
+    fitting = [(s, t) for s, ok, t in scored if ok]
+    if not fitting and scored and len(tools) <= NARROW_OFFER:
+        fitting = _best_of_catalogue(request, scored, tools, embed, message, evidence)
+    if not fitting:
+        best = scored[0] if scored else None
+        why = f"no tool fits well enough ({best[2].get('name')} {best[0]:.2f})" if best else "no tool fits"
+        return Route("text", request=request, why=why, scores=scores)
+    top, tool = fitting[0]
+    close = [t for s, t in fitting[1:] if top - s < MARGIN]
+    if not request.common and any(p == "to" for p, _ in request.places):
+        # "get me to Paris": every tool that goes somewhere fits; the words do not say which
+        goers = [t for _, t in scored_all if t is not tool and _takes_destination(t)]
+        close = list({str(t.get("name")): t for t in [*close, *goers]}.values())
+    if close:
+        return Route(
+            "ask",
+            options=[tool, *close[:2]],
+            request=request,
+            why="two tools fit about equally",
+            scores=scores,
+        )
+    return Route("tool", tool, request=request, why=f"{tool.get('name')} fits ({top:.2f})", scores=scores)

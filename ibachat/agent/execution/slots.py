@@ -9,10 +9,11 @@ value or a value inside the bounds. Required strings fall back to the task text.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from ibachat.agent.reading.timeexpr import MONTHS, NUM, WEEKDAYS
+from ibachat.agent.reading.timeexpr import NUM
+from ibachat.agent.reading.when import default_time, read_when
 
 if TYPE_CHECKING:
     from ibachat.agent.alignment.plan import AlignmentPlan
@@ -49,86 +50,25 @@ _TOD_TIMES = {
 
 
 def task_date(task: str, now: datetime) -> date | None:
-    """The day the task's own words name ("on the 12th", "next Tuesday", "this weekend"), else None.
-
-    A date said in full wins over a weekday said with it ("on Friday 14 February", "Friday the 12th").
-    """
-    t = task.lower()
-    m = re.search(r"\b(\d{4})-(\d{2})-(\d{2})\b", t)
-    if m:
-        return date(int(m[1]), int(m[2]), int(m[3]))
-    mon = "|".join(mo[:3] + r"\w*" for mo in MONTHS)
-    m = re.search(
-        rf"\b({mon})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({mon})\b", t
-    )
-    if m:
-        month_word, day = (m[1], m[2]) if m[1] else (m[4], m[3])
-        month = next(i for i, mo in enumerate(MONTHS, 1) if mo.startswith(month_word[:3]))
-        year = now.year + (1 if (month, int(day)) < (now.month, now.day) else 0)
-        try:
-            return date(year, month, int(day))
-        except ValueError:
-            return None
-    m = re.search(r"\bthe (\d{1,2})(?:st|nd|rd|th)\b", t)
-    if m:  # "on the 12th": that day of this month, or of the next if it has passed
-        return _day_of_month(int(m[1]), now.date())
-    if re.search(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\b", t):
-        return now.date()
-    m = re.search(r"\b(this|next|the|on the|over the)\s+weekend\b", t)
-    if m:  # the coming Saturday (today on a Saturday or a Sunday); "next weekend": the one after
-        ahead = (5 - now.weekday()) % 7 if now.weekday() != 6 else 0
-        return (now + timedelta(days=ahead + (7 if m[1] == "next" else 0))).date()
-    if re.search(r"\btomorrow\b", t):
-        return (now + timedelta(days=1)).date()
-    m = re.search(r"\bin (\d+|a|an|one|two|three|four|five|six|seven) (day|week)s?\b", t)
-    if m:
-        n = int(m[1]) if m[1].isdigit() else NUM.get(m[1], 1)
-        return (now + timedelta(days=n * (7 if m[2] == "week" else 1))).date()
-    m = re.search(r"\b(?:on |this |next )?(" + "|".join(WEEKDAYS) + r")\b", t)
-    if m:
-        delta = (WEEKDAYS.index(m[1]) - now.weekday()) % 7 or 7
-        if "next " + m[1] in t and delta < 7:
-            delta += 7 if delta <= 2 else 0
-        return (now + timedelta(days=delta)).date()
-    if re.search(r"\bnext week\b", t):
-        return (now + timedelta(days=(7 - now.weekday()) or 7)).date()
-    return None
+    """The day the task's own words name ("on the 12th", "the day after tomorrow", "a week from Monday"),
+    else None; None too when the words leave it open ("next Friday" on a Tuesday): see ``date_question``."""
+    return read_when(task, now).day
 
 
-def _day_of_month(day: int, today: date) -> date | None:
-    year, month = today.year, today.month
-    for _ in range(3):  # a day that is not in this month (the 31st) is looked for in the next ones
-        try:
-            candidate = date(year, month, day)
-        except ValueError:
-            candidate = None
-        if candidate is not None and candidate >= today:
-            return candidate
-        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
-    return None
+def date_question(task: str, now: datetime) -> str | None:
+    """The one short question when the request's day or time is not settled by its words."""
+    return read_when(task, now).question
 
 
-def task_time(task: str, plan: AlignmentPlan | None = None) -> str | None:
-    t = task.lower()
-    m = re.search(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?\b", t)
-    if m:
-        hour = int(m[1]) % 12 + (12 if m[3] == "p" else 0)
-        return f"{hour:02d}:{int(m[2] or 0):02d}"
-    m = re.search(r"\b([01]?\d|2[0-3]):([0-5]\d)\b", t)
-    if m:
-        return f"{int(m[1]):02d}:{m[2]}"
-    if re.search(r"\b(?:noon|midday|lunch)\b", t):
-        return "12:00"
-    for word, hhmm in (
-        ("early morning", "07:00"),
-        ("morning", "09:00"),
-        ("afternoon", "14:00"),
-        ("evening", "19:00"),
-        ("tonight", "19:00"),
-        ("night", "21:00"),
-    ):
-        if word in t:
-            return hhmm
+def task_time(task: str, plan: AlignmentPlan | None = None, now: datetime | None = None) -> str | None:
+    """The clock time the request states ("at 7pm", "half seven tonight"), or its period of the day's
+    usual time ("tomorrow evening": 19:00); else a time-of-day value the plan chose."""
+    when = read_when(task, now or datetime(2000, 1, 3, 12, 0))
+    if when.time is not None:
+        return when.time
+    clock = default_time(when.part)
+    if clock is not None:
+        return clock
     if plan is not None:
         for name, pd in plan.params.items():
             if (
@@ -138,6 +78,11 @@ def task_time(task: str, plan: AlignmentPlan | None = None) -> str | None:
             ):
                 return _TOD_TIMES[pd.chosen]
     return None
+
+
+def stated_clock(task: str) -> str | None:
+    """Only a clock time the request states itself (not a period of the day's usual time)."""
+    return read_when(task, datetime(2000, 1, 3, 12, 0)).time
 
 
 def _count(task: str, name: str) -> int | None:
@@ -204,9 +149,12 @@ def task_value(name: str, prop: dict[str, Any], task: str, now: datetime) -> Any
         return None if n is None else _in_bounds(prop, n)
     if kind == "string" and not prop.get("enum"):
         if prop.get("format") in ("date", "date-time"):
-            return _string(name, prop, task, now, None) if task_date(task, now) else None
+            when = read_when(task, now)
+            if when.day is None or (prop.get("format") == "date-time" and not (when.time or when.part)):
+                return None  # a day without a time does not give a date-time: the time is asked for
+            return _string(name, prop, task, now, None)
         if "[0-5][0-9]" in prop.get("pattern", "") or re.search(r"(?:^|_)time$", name):
-            return task_time(task)
+            return stated_clock(task)
         value = _place(task, name)
         return None if value is None else _clip(value, prop)
     return None
@@ -221,7 +169,7 @@ def stated_times(schema: dict[str, Any], task: str, now: datetime) -> dict[str, 
         fmt, pattern = prop.get("format"), prop.get("pattern", "")
         if fmt in ("date", "date-time") and task_date(task, now) is None:
             continue
-        if fmt == "date-time" and task_time(task) is None:
+        if fmt == "date-time" and task_time(task, now=now) is None:
             continue  # the day alone is stated: see ``stated_days``
         if fmt in ("date", "date-time") or "[0-5][0-9]" in pattern or re.search(r"(?:^|_)time$", name):
             value = task_value(name, prop, task, now)
@@ -233,13 +181,27 @@ def stated_times(schema: dict[str, Any], task: str, now: datetime) -> dict[str, 
 def stated_days(schema: dict[str, Any], task: str, now: datetime) -> dict[str, str]:
     """For date-time parameters, the day the request states when it states no time of day."""
     day = task_date(task, now)
-    if day is None or task_time(task) is not None:
+    if day is None or task_time(task, now=now) is not None:
         return {}
     return {
         name: day.isoformat()
         for name, prop in (schema.get("properties") or {}).items()
         if isinstance(prop, dict) and prop.get("type") == "string" and prop.get("format") == "date-time"
     }
+
+
+# Words that name a free-text parameter whose value may be the request's own content (a note's body, a
+# reminder's text, a search query, the dishes to order): a closed class of how schemas name such fields.
+_CONTENT_WORDS = frozenset(
+    "text body content message note notes description query subject title summary details comment reason "
+    "topic topics items item dishes dish products list caption agenda purpose".split()
+)
+
+
+def is_content(name: str, prop: dict[str, Any] | None = None) -> bool:
+    """A parameter whose value is what the request says (its content), not a name it must give."""
+    words = set(re.split(r"[_\W]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()))
+    return bool(words & _CONTENT_WORDS)
 
 
 def fill_value(
@@ -277,21 +239,50 @@ def fill_value(
     if kind in ("integer", "number"):
         value = _in_bounds(prop, 1)
         return int(value) if kind == "integer" else float(value)
-    return _clip(task, prop)
+    if kind == "string" and is_content(name, prop):
+        return _clip(content_of(task), prop)  # the request's content: a note, a reminder, a query
+    return None  # a name nothing gives is asked for, never copied from the request
+
+
+def content_of(task: str) -> str:
+    """The content a request carries: what follows a colon ("Make a note of this: ..."), or what follows
+    "to" / "that" / "about" after its verb ("remind me to water the plants", "tell him that ...")."""
+    m = re.search(r":\s*(.{3,})$", task.strip(), re.S)
+    if m:
+        return m.group(1).strip()
+    m = re.search(
+        r"\b(?:remind|nudge|ping|tell|email|message|ask|note|write|let \w+ know)\b[^.?!]{0,40}?\b(?:to|that|about)\s+(.{3,})",
+        task,
+        re.I | re.S,
+    )
+    if m:
+        return re.split(r"\s+(?:on|at|by|tomorrow|tonight|today|next|this)\b(?=[^.]*$)", m.group(1).strip())[
+            0
+        ].strip(" .!?")
+    return task.strip()
 
 
 def _string(
     name: str, prop: dict[str, Any], task: str, now: datetime, plan: AlignmentPlan | None
 ) -> str | None:
     fmt, pattern = prop.get("format"), prop.get("pattern", "")
-    if fmt == "date":
-        return (task_date(task, now) or now.date()).isoformat()
+    if fmt == "date":  # a day the request does not name is asked for, never today by default
+        day = task_date(task, now)
+        return day.isoformat() if day is not None else None
     if "[0-5][0-9]" in pattern or re.search(r"(?:^|_)time$", name):
-        return task_time(task, plan) or "12:00"
+        return task_time(task, plan, now)
     if fmt == "date-time":
-        day = task_date(task, now) or now.date()
-        return f"{day.isoformat()}T{task_time(task, plan) or '12:00'}:00{now.strftime('%z')[:3] or '+00'}:00"
+        day = task_date(task, now)
+        clock = task_time(task, plan, now)
+        if day is None:
+            return None
+        return f"{day.isoformat()}T{clock or '12:00'}:00{_offset(now)}"
     return _place(task, name)
+
+
+def _offset(now: datetime) -> str:
+    raw = now.strftime("%z") or "+0000"
+    return f"{raw[:3]}:{raw[3:5]}"
 
 
 def _array(name: str, prop: dict[str, Any], task: str, required: bool) -> Any:
@@ -300,7 +291,28 @@ def _array(name: str, prop: dict[str, Any], task: str, required: bool) -> Any:
     if items.get("enum"):
         return list(items["enum"][:min_items]) if min_items else prop.get("default", [] if required else None)
     if min_items or required:
+        listed = _listed(task)
+        if listed:
+            return [_clip(t, items) for t in listed]
         m = _ITEM.search(task)
-        thing = m.group(1).strip() if m else task.strip()
+        thing = m.group(1).strip() if m else ""
+        if not thing or thing.lower() in _GENERIC_THINGS:
+            return None  # "order me dinner": no dish named, so none is invented (the planner asks)
         return [_clip(thing, items)] * max(1, min_items)
     return prop.get("default")
+
+
+def _listed(task: str) -> list[str]:
+    """Items listed after a colon: "Do the grocery order: bananas, peppers, and milk"."""
+    m = re.search(r":\s*([^:]{2,})$", task.strip())
+    if not m:
+        return []
+    parts = re.split(r"\s*(?:,|;|\band\b|\bplus\b|&)\s*", m.group(1).strip(" .!"))
+    return [p.strip() for p in parts if p.strip() and len(p.split()) <= 6]
+
+
+# What a request asks for without naming it: meals, times of day and pronouns (a closed class).
+_GENERIC_THINGS = frozenset(
+    "dinner lunch breakfast brunch supper tea snack snacks food meal meals something anything stuff it them one "
+    "some more usual the usual my usual takeaway takeout groceries shopping order delivery coffee drink".split()
+)

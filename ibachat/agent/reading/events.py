@@ -208,6 +208,8 @@ def _tool_call_events(turn: Turn, prev: list[Turn], extractor: str) -> list[Pref
             return []
     if not isinstance(args, dict):
         return []
+    unchosen = set(call.get("defaults") or [])  # the tool's defaults that ran: nobody chose them
+    args = {k: v for k, v in args.items() if k not in unchosen}
     raw = [t.text for t in prev if t.role == "user"]
     users = [normalise(t) for t in raw]
     scope = "general"

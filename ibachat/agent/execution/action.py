@@ -1,0 +1,348 @@
+"""The one action path: a message becomes a text answer, a proposed tool call, or one short question.
+
+``Planner.act`` calls these in order, for chat, the TUI, ``ibachat ask`` and ``ibachat bench`` alike:
+
+1. **A pending question first.** When the assistant's last reply asked something, the message either
+   answers it (an offered option, "the first one", a short name for an open parameter, the tool asked
+   about) and completes that action, or it is a message of its own: then the old action is dropped and
+   the reply says so.
+2. **Route** (``router.py``): text, a tool, or two tools to choose between. Two tools are settled by
+   the memory when the user's own words favour one clearly ("a plane for getting between cities from
+   now on"); otherwise the question is which.
+3. **Plan and fill**: the alignment plan for that tool, with the user's answers, the values the request
+   names, "the usual" the plan is sure of and what the user's past calls settle made certain; then the
+   call, every value with its reason, and at most one question when a value that matters is unsettled.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ibachat.agent.alignment.plan import AlignmentPlan
+    from ibachat.agent.execution.router import Route
+
+
+@dataclass
+class PendingAction:
+    """An action waiting for the answer to the question the assistant asked about it."""
+
+    task: str  # the request, as stored
+    tool: dict[str, Any] | None  # the tool it routes to (None while the question is which tool)
+    question: str
+    param: str | None  # the parameter the question is about
+    answers: dict[str, Any] = field(default_factory=dict)  # earlier answers, per parameter
+    options: list[dict[str, Any]] = field(default_factory=list)  # the tools a "which tool" question offers
+
+    @property
+    def what(self) -> str:
+        """The waiting action in a few words, for "I dropped ..."."""
+        if self.tool is None:
+            return "the " + " or ".join(_label(t) for t in self.options)
+        return f"the {_label(self.tool)}"
+
+
+def _label(tool: dict[str, Any]) -> str:
+    from ibachat.agent.execution.router import _tool_label
+
+    return _tool_label(tool)
+
+
+@dataclass
+class Reading:
+    """What a message means for the pending action."""
+
+    answers: dict[str, Any] | None = None  # the pending action's answers with this message's added
+    tool: dict[str, Any] | None = None  # the tool a "which tool" question was answered with
+    dropped: PendingAction | None = None  # the pending action this message replaced
+
+    @property
+    def answered(self) -> bool:
+        return self.answers is not None or self.tool is not None
+
+
+def pending_for(task: str, tool: dict[str, Any], question: str, answers: dict[str, Any]) -> PendingAction:
+    from ibachat.agent.execution.clarify import question_param
+
+    names = list((tool.get("parameters") or {}).get("properties") or {})
+    return PendingAction(task, tool, question, question_param(question, names), dict(answers))
+
+
+def read_reply(pending: PendingAction | None, text: str) -> Reading:
+    """Whether ``text`` answers the pending question (and with what), or replaces the pending action."""
+    if pending is None:
+        return Reading()
+    if pending.tool is None:
+        chosen = _which_tool(pending, text)
+        return Reading(tool=chosen) if chosen is not None else Reading(dropped=pending)
+    answers = answers_with(pending, text)
+    return Reading(answers=answers) if answers is not None else Reading(dropped=pending)
+
+
+def answers_with(pending: PendingAction, text: str) -> dict[str, Any] | None:
+    """The pending action's answers with ``text`` read as the answer to its question, else None.
+
+    A message that is itself a request, a question or a statement of its own is not an answer, however
+    short ("Write a very long poem about autumn leaves" after "Which shop should I use?")."""
+    from ibachat.agent.execution.clarify import read_answer
+    from ibachat.agent.reading.acts import read_act
+
+    if pending.param is None or pending.tool is None:
+        return None
+    prop = ((pending.tool.get("parameters") or {}).get("properties") or {}).get(pending.param) or {}
+    value = read_answer(text, pending.question, prop)
+    if value is None:
+        return None
+    act = read_act(text)
+    if act.kind in ("request", "question") and not _names_an_option(text, pending.question):
+        return None  # a new request or a question back, not a name
+    return {**pending.answers, pending.param: value}
+
+
+def _names_an_option(text: str, question: str) -> bool:
+    from ibachat.agent.execution.clarify import options
+
+    low = text.lower()
+    return any(re.search(rf"(?<!\w){re.escape(o.lower())}(?!\w)", low) for o in options(question))
+
+
+_ORDINALS = {
+    "first": 0,
+    "former": 0,
+    "1": 0,
+    "one": 0,
+    "second": 1,
+    "latter": 1,
+    "2": 1,
+    "two": 1,
+    "last": -1,
+}
+
+
+def _which_tool(pending: PendingAction, text: str) -> dict[str, Any] | None:
+    """The offered tool a reply picks: by its words ("the train", "flight please") or by position."""
+    from ibachat.agent.execution.router import _name_words, _stem
+
+    words = {_stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    if len(words) > 8:
+        return None
+    hits = [
+        t
+        for t in pending.options
+        if words & {_stem(w) for w in _name_words(t) if w not in _GENERIC_NAME_WORDS}
+    ]
+    if len(hits) == 1:
+        return hits[0]
+    m = re.search(r"\b(first|former|second|latter|last|1|2)\b", text.lower())
+    if m and len(pending.options) >= 2:
+        return pending.options[_ORDINALS[m.group(1)]]
+    return None
+
+
+_GENERIC_NAME_WORDS = frozenset({"book", "order", "create", "set", "get", "make", "send", "buy", "rent"})
+
+
+def _as_type(value: Any, prop: dict[str, Any]) -> Any:
+    """An answer in the parameter's shape: one dish named is a list of one for a list of dishes."""
+    return [value] if prop.get("type") == "array" and isinstance(value, str) else value
+
+
+def typed(value: str, prop: dict[str, Any]) -> Any:
+    """A value read back from text (a ledger value, an offered option) in the parameter's own type."""
+    for v in prop.get("enum") or []:
+        if str(v).replace("_", " ").lower() == value.replace("_", " ").lower():
+            return v
+    if prop.get("type") in ("integer", "number"):
+        try:
+            return int(value) if prop.get("type") == "integer" else float(value)
+        except ValueError:
+            return value
+    if prop.get("type") == "boolean":
+        return value.lower() == "true"
+    return value
+
+
+def pin_certain_values(
+    plan: AlignmentPlan,
+    tool: dict[str, Any],
+    task: str,
+    answers: dict[str, Any],
+    now: datetime,
+    events: list[Any],
+) -> None:
+    """Make certain what the user has settled: answers, the names the request gives, "the usual" the plan
+    is sure of, and what past calls of this tool agree on once those are fixed (``settled_by_past_calls``)."""
+    from ibachat.agent.alignment.plan import ParamDirective
+    from ibachat.agent.alignment.usual import free_text
+    from ibachat.agent.execution.clarify import options, question_param, settled_by_past_calls
+    from ibachat.agent.execution.slots import is_content, task_value
+
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    names = list(props)
+    named = {
+        n: v
+        for n, p in props.items()
+        if isinstance(p, dict)
+        and free_text(p)
+        and not is_content(n, p)
+        and (v := task_value(n, p, task, now)) is not None
+    }
+    pins: dict[str, tuple[Any, str, str]] = {
+        n: (_as_type(v, props.get(n) or {}), f"your answer: {v}", "answer") for n, v in answers.items()
+    }
+    usual = {  # "the usual Sichuan place": the habit the plan is sure of fixes it too
+        n: pd.chosen
+        for n, pd in plan.params.items()
+        if pd.certain and isinstance(pd.chosen, str) and free_text(props.get(n) or {})
+    }
+    fixed = {**usual, **named, **answers}
+    past = settled_by_past_calls(plan.clarifications, tool, fixed, events)
+    about = " and ".join(f"{k.replace('_', ' ')} {v}" for k, v in fixed.items())
+    for n, (value, count) in past.items():
+        value = typed(value, props.get(n) or {})
+        if n in plan.params and value in plan.params[n].avoid:
+            continue  # turned down since: the past calls do not bring it back
+        pins[n] = (value, f"as in your {count} past call(s) with {about}", "habit")
+    for question in plan.clarifications:  # a question offering a value turned down since is no question
+        n = question_param(question, names)
+        pd = plan.params.get(n or "")
+        if n is None or pd is None or n in pins or not pd.avoid:
+            continue
+        left = [v for v in (typed(o, props.get(n) or {}) for o in options(question)) if v not in pd.avoid]
+        if len(left) == 1:
+            turned_down = "you turned down " + ", ".join(map(str, pd.avoid))
+            pins[n] = (left[0], "; ".join(filter(None, [pd.reason, turned_down])), pd.source)
+    for name, (value, reason, source) in pins.items():
+        pd = plan.params.get(name) or ParamDirective(name, "string")
+        pd.chosen, pd.certain, pd.source, pd.reason = value, True, source, reason
+        pd.allowed = [value] if pd.kind == "enum" else pd.allowed
+        pd.avoid = [v for v in pd.avoid if v != value]
+        plan.params[name] = pd
+    plan.clarifications = [q for q in plan.clarifications if question_param(q, names) not in pins]
+
+
+def _fixed_values(
+    plan: AlignmentPlan, tool: dict[str, Any], task: str, answers: dict[str, Any], now: datetime
+) -> dict[str, Any]:
+    """Free-text values the user has settled for this call: answers, and names the request gives."""
+    from ibachat.agent.alignment.usual import free_text
+    from ibachat.agent.execution.slots import is_content, task_value
+
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    named = {
+        n: v
+        for n, p in props.items()
+        if isinstance(p, dict)
+        and free_text(p)
+        and not is_content(n, p)
+        and (v := task_value(n, p, task, now)) is not None
+    }
+    certain = {n: pd.chosen for n, pd in plan.params.items() if pd.certain and isinstance(pd.chosen, str)}
+    return {**certain, **named, **answers}
+
+
+def settle_from_past_calls(
+    plan: AlignmentPlan,
+    tool: dict[str, Any],
+    task: str,
+    answers: dict[str, Any],
+    now: datetime,
+    events: list[Any],
+    questions: list[str],
+) -> bool:
+    """Pin the missing values that every past call with the settled values agrees on ("Sichuan House":
+    always the mapo tofu). Returns whether anything was pinned."""
+    from ibachat.agent.alignment.plan import ParamDirective
+    from ibachat.agent.execution.clarify import settled_by_past_calls
+
+    fixed = _fixed_values(plan, tool, task, answers, now)
+    past = settled_by_past_calls(questions, tool, fixed, events) if fixed else {}
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    about = " and ".join(f"{k.replace('_', ' ')} {v}" for k, v in fixed.items())
+    for name, (value, count) in past.items():
+        prop = props.get(name) or {}
+        pd = plan.params.get(name) or ParamDirective(name, "string")
+        typed_value: Any = [value] if prop.get("type") == "array" else typed(value, prop)
+        pd.chosen, pd.certain, pd.source = typed_value, True, "habit"
+        pd.reason = f"as in your {count} past call(s) with {about}"
+        pd.evidence = _call_turns(tool, name, value, events)
+        plan.params[name] = pd
+    return bool(past)
+
+
+def _call_turns(tool: dict[str, Any], param: str, value: str, events: list[Any]) -> list[int]:
+    dim = f"{tool.get('name')}.{param}"
+    return sorted(
+        {
+            t
+            for e in events
+            if e.kind == "chose" and e.dimension == dim and str(e.value).lower() == value.lower()
+            for t in e.evidence
+        }
+    )
+
+
+def offer_past_values(
+    question: str, tool: dict[str, Any], task: str, answers: dict[str, Any], now: datetime, events: list[Any]
+) -> str:
+    """A question about a value the user's past calls (with the values settled so far) gave differently
+    becomes a choice between them: "For items, do you want mapo tofu or dan dan noodles?"."""
+    from ibachat.agent.alignment.plan import AlignmentPlan
+    from ibachat.agent.execution.clarify import options, question_param
+
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    param = question_param(question, list(props))
+    if param is None or options(question) or not re.match(r"^Which .+ should I (?:use|put in)\?$", question):
+        return question  # only a plain "which X" question becomes a choice between past values
+    fixed = _fixed_values(AlignmentPlan(task, now), tool, task, answers, now)
+    name = str(tool.get("name", ""))
+    calls: dict[int, dict[str, set[str]]] = {}
+    for e in events:
+        if e.kind == "chose" and e.polarity > 0 and e.dimension.startswith(name + "."):
+            for t in e.evidence:
+                calls.setdefault(t, {}).setdefault(e.dimension.split(".", 1)[1], set()).add(str(e.value))
+    agreeing = [
+        c
+        for c in calls.values()
+        if all(str(v).lower() in {x.lower() for x in c.get(p, set())} for p, v in fixed.items())
+    ]
+    values = list(dict.fromkeys(v for c in agreeing for v in sorted(c.get(param, set()))))
+    if len(values) == 2:
+        return f"For {param.replace('_', ' ')}, do you want {values[0]} or {values[1]}?"
+    return question
+
+
+# ---------------------------------------------------------------------------- which of two tools
+TOOL_PREFERENCE_MIN = 0.08  # how much more the user's words favour one tool (centred cosine, weighted)
+
+
+def settle_tools(route: Route, plan: AlignmentPlan, embed: Any) -> tuple[dict[str, Any] | None, str]:
+    """Between the route's tools, the one the user's own words in force favour clearly, with why."""
+    from ibachat.agent.alignment.grounding import unit
+    from ibachat.agent.execution.router import tool_text
+
+    wishes = [
+        p for p in plan.preferences if p.status == "active" and p.speaker == "user" and p.dimension == "open"
+    ]
+    if embed is None or not wishes or len(route.options) < 2:
+        return None, ""
+    texts = [tool_text(t) for t in route.options] + [w.value for w in wishes]
+    mat = unit(embed(texts))
+    k = len(route.options)
+    sims = mat[k:] @ mat[:k].T  # wish x tool
+    sims = sims - sims.mean(axis=1, keepdims=True)
+    score = [0.0] * k
+    why: list[str] = [""] * k
+    for w, row in zip(wishes, sims):
+        for j in range(k):
+            contribution = float(row[j]) * w.polarity * max(w.confidence, 0.3)
+            score[j] += contribution
+            if contribution > 0.05 and not why[j]:
+                why[j] = f"{'you prefer' if w.polarity > 0 else 'you avoid'} {w.value!r}"
+    order = sorted(range(k), key=lambda j: -score[j])
+    if score[order[0]] - score[order[1]] < TOOL_PREFERENCE_MIN:
+        return None, ""
+    return route.options[order[0]], why[order[0]] or "from your history"

@@ -1,0 +1,597 @@
+"""What a message asks the assistant to do, read from its clause structure (a dependency parse).
+
+A message asks for something to be done when one of its sentences, in the user's own words, is
+
+- a command: a base-form verb that opens the clause with no subject before it ("book a table",
+  "ugh. get me a taxi home"), after discourse words and politeness ("ok so", "please", "go ahead and");
+- a request put as a question to the assistant: "can / could / would / will you VERB ...", "would you
+  mind VERB-ing", "I need / want / would like you to VERB";
+- a want of the user's for a thing or an act: "I need a taxi at six", "we'd like a table", "can I get a
+  latte", "I want to book ...", and "let's VERB";
+- an elliptical order: a phrase with no verb that says "please" ("Tandoor Nights, the saag paneer please").
+
+It does not when the clause is negated ("don't book anything yet"), is a standing instruction about
+every future action rather than one now ("always book aisle seats", "book vegetarian meals on
+flights"), is someone else's words (quoted or reported), or is a question, a statement or a story.
+Which tool, if any, fits the request is the router's business (``execution/router.py``): this reads
+form only. The word lists here are closed classes (pronouns, auxiliaries, discourse markers,
+frequency adverbs); every open-class decision comes from the parse.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ibachat.agent.reading.parse import imperative_parse, modal_parse, parse
+
+# Closed classes.
+_DISCOURSE = frozenset(
+    "ok okay k so and then also oh ah right alright now well hey hi hello hiya yo um umm hmm btw anyway anyways "
+    "just quickly kindly please pls plz actually honestly basically ugh argh sigh yeah yes yep sure cool great "
+    "thanks thank cheers morning evening afternoon".split()
+)
+_POLITE_LEADS = (
+    "go ahead and",
+    "do me a favour and",
+    "do me a favor and",
+    "be a dear and",
+    "if you could",
+    "if you can",
+    "when you get a chance",
+    "when you can",
+)
+_MODALS = frozenset({"can", "could", "would", "will", "wo", "ca"})
+_YOU = frozenset({"you", "u", "ya", "ye"})
+_SELF = frozenset({"i", "we"})
+_WANT_VERBS = frozenset({"need", "want", "like", "love", "have", "take", "use", "fancy", "get"})
+_NOT_A_VERB = frozenset(
+    "i me my mine we us our you your him he his her she they them their it its this that these those the a an "
+    "some any there here what how why when where who whom whose which whether if because since although though "
+    "while after before not no never nothing everything something anything everyone someone".split()
+)
+_FREQUENCY = re.compile(
+    r"\b(?:always|never|whenever|every\s+time|each\s+time|any\s*time|from\s+now\s+on|in\s+(?:the\s+)?future|"
+    r"going\s+forward|by\s+default|as\s+a\s+rule|as\s+standard|in\s+general|generally|usually|every\s+single)\b",
+    re.I,
+)
+_HABITUAL = re.compile(
+    r"\b(?:every|each)\s+(?:morning|day|night|evening|week|weekend|time|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\b(?:usually|always|often|normally|sometimes|typically|generally)\b",
+    re.I,
+)
+_GENERIC_PREP = frozenset({"on", "for", "at", "in", "with"})
+_QUOTED = re.compile(
+    r'"[^"\n]{1,2000}"|“[^”\n]{1,2000}”|(?<![\w])\'(?:[^\'\n]|(?<=\w)\'(?=\w)){3,2000}?\'(?![\w])'
+)
+_REPORTED = re.compile(
+    r"\b(?:said|says|say|wrote|writes|asked|asks|told|tells|texted|messaged|emailed|wants|wanted|suggested|"
+    r"suggests|keeps\s+telling|reckons|thinks)\b[^.!?]{0,40}$",
+    re.I,
+)
+_SPACES = re.compile(r"\s+")
+MAX_READ_CHARS = 2000  # a request is said at the start of a message; a long paste is not one
+
+
+@dataclass(frozen=True)
+class Request:
+    """One clause that asks for something to be done."""
+
+    clause: str  # the asking words: the verb and what depends on it, or the elliptical phrase
+    verb: str | None  # the act's lemma ("book"); None when only a thing is wanted ("I need a taxi")
+    obj: str  # the object phrase ("a flight to Madrid"), "" when none
+    head: str  # the object's head lemma ("flight"), "" when none
+    form: str  # imperative | modal | want | lets | elliptical | fragment (no verb, no "please")
+    nouns: tuple[str, ...] = ()  # lemmas of the nouns the clause holds (what the act is about)
+    common: bool = True  # the object's head is a common noun ("a taxi"), not a name ("Marcus") or a pronoun
+    places: tuple[tuple[str, str], ...] = ()  # (preposition, phrase): "to Brussels", "from The Milk Bar"
+    media: tuple[str, ...] = ()  # what it is sent by: "by email", "via text"
+
+
+@dataclass
+class SpeechAct:
+    """What a message is, as far as acting goes."""
+
+    kind: str  # request | question | statement | negated | standing | empty
+    requests: list[Request] = field(default_factory=list)
+    why: str = ""
+
+    @property
+    def asks(self) -> bool:
+        return bool(self.requests)
+
+
+def own_text(message: str) -> str:
+    """The message without quoted speech (of three words or more) and without what a report introduces."""
+    from ibachat.agent.reading.clauses import unquoted
+
+    text = unquoted(message)
+    out, last = [], 0
+    for m in _QUOTED.finditer(text):
+        before = text[last : m.start()]
+        words = len(re.findall(r"[\w']+", m.group(0)))
+        out += [before, "…" if words >= 3 or _REPORTED.search(before) else m.group(0)]
+        last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+@lru_cache(maxsize=4096)
+def read_act(message: str) -> SpeechAct:
+    """What ``message`` asks the assistant to do, from its form (no tools involved)."""
+    text = _SPACES.sub(" ", own_text(message[:MAX_READ_CHARS])).strip()
+    if not re.search(r"[A-Za-z]", text):
+        return SpeechAct("empty", why="no words")
+    doc = parse(text)
+    requests: list[Request] = []
+    kinds: list[str] = []
+    for sent in doc.sents:
+        kind, found = _sentence(sent)
+        kinds.append(kind)
+        requests += found
+    if requests:
+        return SpeechAct("request", requests, why=f"{requests[0].form}: {requests[0].clause[:60]!r}")
+    for kind in ("negated", "standing", "question"):
+        if kind in kinds:
+            return SpeechAct(kind, why=kind)
+    return SpeechAct("statement", why="states, tells or asks nothing to be done")
+
+
+def _start(tokens: list) -> int:
+    """Index of the first token after discourse words, punctuation and polite leads."""
+    i = 0
+    while i < len(tokens):
+        low = tokens[i].lower_
+        if tokens[i].is_punct or tokens[i].is_space or low in _DISCOURSE:
+            i += 1
+            continue
+        rest = " ".join(t.lower_ for t in tokens[i : i + 5])
+        lead = next((p for p in _POLITE_LEADS if rest.startswith(p + " ") or rest == p), None)
+        if lead is None:
+            break
+        i += len(lead.split())
+    return i
+
+
+def _sentence(sent) -> tuple[str, list[Request]]:
+    tokens = [t for t in sent]
+    kind, found = _at(sent, tokens, _start(tokens))
+    if found or kind == "negated":
+        return kind, found
+    # a command after a comma or a conjunction: "we're out of milk, sort a delivery", "..., so book it";
+    # not in a story of what the user does ("every morning I ring, sit in a queue, and ...")
+    if _HABITUAL.search(sent.text) and any(t.dep_ == "nsubj" and t.lower_ in ("i", "we") for t in tokens):
+        return kind, found
+    for p, tok in enumerate(tokens[:-1]):
+        dash = tok.lower_ in ("-", "–", "—") and bool(tokens[p - 1].whitespace_)  # not "last-minute"
+        if (dash or tok.lower_ in (",", ";", ":", "and", "so", "then", "but")) and p > 0:
+            j = p + 1 + _start(tokens[p + 1 :])
+            if j < len(tokens) and j > p and (_is_command(sent, tokens, j) or tokens[j].lower_ in _MODALS):
+                sub_kind, sub = _at(sent, tokens, j)
+                if sub:
+                    return sub_kind, sub
+                if sub_kind in ("negated", "standing"):
+                    return sub_kind, []
+    return kind, found
+
+
+def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
+    """The sentence read as a request that opens at token ``i``."""
+    if i >= len(tokens):
+        return "statement", []
+    text = sent.text.strip()
+    question = text.endswith("?")
+    low = [t.lower_ for t in tokens]
+    first = low[i]
+    # "don't / do not / never ..." in command position
+    if first in ("do", "never") and (first == "never" or (i + 1 < len(low) and low[i + 1] in ("n't", "not"))):
+        j = i + (1 if first == "never" else 2)
+        if j + 2 < len(low) and low[j] == "let" and low[j + 1] in ("me", "us") and low[j + 2] == "forget":
+            found = _command(sent, tokens, j + 2, "imperative")  # "don't let me forget X": remind me of X
+            if found:
+                r = found[0]
+                return "request", [Request(r.clause, "remind", r.obj, r.head, r.form, r.nouns)]
+        return "negated", []
+    # "can / could / would / will you (please) VERB", "would you mind VERB-ing"
+    if first in _MODALS and i + 1 < len(low) and low[i + 1] in _YOU:
+        j = i + 2
+        while j < len(tokens) and (
+            low[j] in ("please", "just", "kindly", "maybe", "possibly") or tokens[j].is_punct
+        ):
+            j += 1
+        if j < len(tokens) and low[j] in ("n't", "not"):
+            return "negated", []
+        if j < len(tokens) and low[j] == "mind" and j + 1 < len(tokens):
+            j += 1
+        found = _command(sent, tokens, j, "modal")
+        return ("request", found) if found else ("question", [])
+    # "I need / want / would like you to VERB"
+    if first in _SELF and _you_to(low, i):
+        j = low.index("to", i) + 1
+        found = _command(sent, tokens, j, "modal")
+        return ("request", found) if found else ("statement", [])
+    # "can / could / may I get / have X"
+    if (
+        first in ("can", "could", "may")
+        and i + 2 < len(low)
+        and low[i + 1] in _SELF
+        and low[i + 2] in ("get", "have")
+    ):
+        found = _want_object(sent, tokens, i + 3, "want")
+        return ("request", found) if found else ("question", [])
+    if first in ("lets", "let's") or (first == "let" and i + 1 < len(low) and low[i + 1] in ("'s", "us")):
+        j = i + (2 if i + 1 < len(low) and low[i + 1] in ("'s", "us") else 1)
+        found = _command(sent, tokens, j, "lets")
+        return ("request", found) if found else ("statement", [])
+    if question:
+        return "question", []
+    if _FREQUENCY.match(sent.doc.text[tokens[i].idx : sent.end_char]):
+        return "standing", []  # "always order me the large size": a rule for every order, not one now
+    # "I need a taxi", "we'd like a table", "I want to book ..."
+    if first in _SELF:
+        return _want(sent, tokens, i)
+    if _is_command(sent, tokens, i):
+        found = _command(sent, tokens, i, "imperative")
+        if found:
+            return "request", found
+        return _why_not(sent, tokens, i), []
+    form = _elliptical(tokens, i)
+    if form is not None:
+        phrase = _span(tokens[i:]).rstrip(" .!")
+        nouns = tuple(t.lemma_.lower() for t in tokens[i:] if t.pos_ in ("NOUN", "PROPN"))
+        head = next((t.lemma_.lower() for t in tokens[i:] if t.pos_ in ("NOUN", "PROPN")), "")
+        first_noun = next((t for t in tokens[i:] if t.pos_ in ("NOUN", "PROPN")), None)
+        common = first_noun is not None and first_noun.pos_ == "NOUN"
+        return "request", [Request(phrase, None, phrase, head, form, nouns, common)]
+    return "statement", []
+
+
+def _you_to(low: list[str], i: int) -> bool:
+    window = " ".join(low[i : i + 6])
+    return bool(re.match(r"(?:i|we) (?:'d |would )?(?:need|want|like|love) you to\b", window))
+
+
+def _is_command(sent, tokens: list, i: int) -> bool:
+    """Token ``i`` opens a command: a verb in base form with no subject of its own before it."""
+    tok = tokens[i]
+    if tok.lower_ in _NOT_A_VERB or tok.lower_ in _MODALS or not tok.is_alpha or tok.like_num:
+        return False
+    if tok.tag_ in ("VBZ", "VBG", "VBN", "MD") or (
+        tok.tag_ == "VBD" and i == 0 and tok.lemma_.lower() != tok.lower_
+    ):
+        return False  # "booked the dentist", "sounds good": not a command ("put", "set" stay possible)
+    # the word heads (or belongs to) the subject of a finite verb: a statement ("book club was fun")
+    for t in tokens:
+        if (
+            t.dep_ in ("nsubj", "nsubjpass", "expl")
+            and t.head.tag_ in ("VBZ", "VBD", "VBP", "MD")
+            and t.head.i > tok.i
+        ):
+            if tok.i in {x.i for x in t.subtree}:
+                return False
+    clause = sent.doc.text[tok.idx : sent.end_char]
+    return command_parse(clause, finite=_has_finite(tokens)) is not None
+
+
+def _has_finite(tokens: list) -> bool:
+    return any(t.tag_ in ("VBZ", "VBD", "VBP", "MD") for t in tokens)
+
+
+def command_parse(clause: str, *, finite: bool = True):
+    """(parse, index of the verb) when ``clause`` reads as a command, else None.
+
+    First after "please"; when the clause has no finite verb at all, also after "you should", which
+    the small model reads as a verb more readily ("Order groceries: ...", "book Leo's party"), but then
+    only with an object that is plainly an object (a determiner or possessive, a list after ":", or a
+    "from / for / to / at" phrase), so that "train delays again today" stays a noun phrase."""
+    alt = imperative_parse(clause)
+    if len(alt) >= 2 and _verbal(alt[1]):
+        return alt, 1
+    if finite:
+        return None
+    frame = modal_parse(clause)
+    if len(frame) < 3:
+        return None
+    verb = frame[2]
+    if verb.tag_ != "VB" or verb.dep_ != "ROOT":
+        return None
+    plain_object = any(
+        c.dep_ in ("dobj", "dative")
+        and (
+            any(g.dep_ in ("det", "poss", "nummod") for g in c.children)
+            or (c.i + 1 < len(frame) and frame[c.i + 1].text == ":")
+        )
+        for c in verb.children
+    ) or any(
+        c.dep_ == "prep" and c.lower_ in ("from", "for", "to", "at")
+        for c in [*verb.children, *(g for o in verb.children if o.dep_ == "dobj" for g in o.children)]
+    )
+    return (frame, 2) if plain_object else None
+
+
+def _verbal(verb) -> bool:
+    # the small model tags some verbs as nouns ("please book tickets"): a root with an object is a verb
+    verbal = verb.tag_ == "VB" or (
+        verb.tag_ in ("NN", "NNP")
+        and verb.dep_ == "ROOT"
+        and any(c.dep_ in ("dobj", "dative") for c in verb.children)
+    )
+    if not verbal or verb.dep_ not in ("ROOT", "conj", "xcomp", "ccomp", "advcl"):
+        return False
+    # a command says what to act on: a bare word ("lol", "knock knock") is not one
+    return any(c.dep_ in _ARGUMENT_DEPS for c in verb.children)
+
+
+_ARGUMENT_DEPS = frozenset(
+    {"dobj", "dative", "prep", "xcomp", "ccomp", "prt", "iobj", "attr", "oprd", "npadvmod", "advmod", "acomp"}
+)
+
+
+def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
+    """The request whose verb opens at token ``j`` (a command, or the verb after "can you")."""
+    if j >= len(tokens):
+        return []
+    tok = tokens[j]
+    if not tok.is_alpha or tok.lower_ in _NOT_A_VERB:
+        return []
+    clause = sent.doc.text[tok.idx : sent.end_char].strip()
+    found = command_parse(clause, finite=_has_finite(tokens))
+    if found is None:
+        alt = imperative_parse(clause)  # after "can you", "I need you to": the verb is given by the frame
+        if len(alt) < 2 or alt[1].tag_ not in ("VB", "VBP", "VBG", "NN", "NNP"):
+            return []
+        found = (alt, 1)
+    alt, at = found
+    verb = alt[at]
+    own = _own_clause(verb)
+    if any(c.dep_ == "neg" for c in verb.children):
+        return []
+    if _standing(_span(own), alt, own):
+        return []
+    if _asks_information(verb) and verb.lemma_.lower() not in _ARRANGE:
+        return []  # "remind me what time it is there", "tell me where ...": words, not an action
+    obj, head, nouns, common = _object(alt, verb)
+    lemma = _phrasal(verb)
+    if verb.lemma_.lower() == "let" and any(c.lemma_.lower() == "know" for c in verb.subtree):
+        lemma = "tell"  # "let Dana know that ...": telling someone
+    places, media = _arguments(verb)
+    if head in _PRONOUNS or (not obj and any(c.lower_ in _PRONOUNS for c in verb.children)):
+        # "A table outside at Café Azur would be lovely. Can you book it?", "We're out of bin bags. Order some more."
+        earlier = _antecedent(sent)
+        if earlier is not None:
+            obj, head, common = earlier.text, earlier.root.lemma_.lower(), True
+            nouns = (*nouns, *(t.lemma_.lower() for t in earlier if t.pos_ in ("NOUN", "PROPN")))
+    return [Request(_span(own).rstrip(" .!,"), lemma, obj, head, form, nouns, common, places, media)]
+
+
+_PRONOUNS = frozenset({"it", "that", "this", "one", "them", "those", "these", "some", "more", "any"})
+_PLACE_PREPS = frozenset({"to", "from", "at", "in", "into", "near"})
+_MEDIUM_PREPS = frozenset({"by", "via", "over", "through"})
+
+
+def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """The places a request names with a preposition ("to Brussels", "from The Milk Bar", "to the
+    office") and the media it is to go by ("by email"), from the verb's own clause."""
+    places: list[tuple[str, str]] = []
+    media: list[str] = []
+    for tok in verb.subtree:
+        if tok.dep_ != "prep" or tok.i < verb.i:
+            continue
+        for pobj in tok.children:
+            if pobj.dep_ != "pobj":
+                continue
+            if tok.lower_ in _MEDIUM_PREPS and pobj.pos_ == "NOUN":
+                media.append(pobj.lemma_.lower())
+            elif tok.lower_ in _PLACE_PREPS and not pobj.like_num and pobj.ent_type_ not in ("DATE", "TIME"):
+                if pobj.pos_ == "PROPN" or any(c.dep_ in ("det", "poss") for c in pobj.children):
+                    places.append((tok.lower_, _span(list(pobj.subtree))))
+    return tuple(places), tuple(media)
+
+
+def _antecedent(sent):
+    """The first noun phrase (with a common noun at its head) of the sentences before ``sent``."""
+    doc = sent.doc
+    for chunk in doc.noun_chunks:
+        if chunk.end <= sent.start and chunk.root.pos_ == "NOUN":
+            return chunk
+    return None
+
+
+def _phrasal(verb) -> str:
+    """The verb's lemma with its particle ("check in", "fire off", "jot down")."""
+    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
+    return f"{verb.lemma_.lower()} {particle}".strip()
+
+
+_ARRANGE = frozenset(
+    {"sort", "arrange", "organise", "organize", "plan", "fix", "figure", "work"}
+)  # "sort out how I get there"
+_WH = frozenset({"what", "when", "where", "how", "why", "whether", "which", "who", "whom", "whose", "if"})
+
+
+def _asks_information(verb) -> bool:
+    """The verb's complement is a question clause and it has no object of its own."""
+    if any(c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN") for c in verb.children):
+        return False
+    for c in verb.children:
+        if c.dep_ in ("ccomp", "xcomp", "advcl", "dobj") and c.i > verb.i:
+            first = min(c.subtree, key=lambda t: t.i)
+            if first.lower_ in _WH:
+                return True
+    return False
+
+
+def _own_clause(verb) -> list:
+    """The verb and what depends on it, without a second verb coordinated with it ("..., and set it to X")."""
+    cut = {t.i for c in verb.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX") for t in c.subtree}
+    cut |= {c.i for c in verb.children if c.dep_ == "cc" and any(x.dep_ == "conj" for x in verb.children)}
+    return [t for t in verb.subtree if t.i not in cut and t.i >= verb.i]
+
+
+def _object(doc, verb) -> tuple[str, str, tuple[str, ...], bool]:
+    """The verb's object phrase, its head's lemma, the clause's nouns, and whether the head is a common noun."""
+    content = {t.i for c in verb.children if c.dep_ in ("xcomp", "ccomp") for t in c.subtree}
+    nouns = tuple(
+        t.lemma_.lower()
+        for t in verb.subtree
+        if t.pos_ in ("NOUN", "PROPN") and t.i != verb.i and t.i not in content
+    )
+    for dep in ("dobj", "attr", "oprd"):
+        for child in verb.children:
+            if child.dep_ == dep and child.pos_ != "PRON" and child.lower_ not in ("usual", "regular"):
+                return _span(list(child.subtree)), child.lemma_.lower(), nouns, child.pos_ == "NOUN"
+    for child in verb.children:  # "subscribe me to a newsletter": the object of the first preposition
+        if child.dep_ == "prep":
+            for pobj in child.children:
+                timed = any(t.like_num or t.ent_type_ in ("DATE", "TIME") for t in pobj.subtree)
+                if pobj.dep_ == "pobj" and pobj.pos_ != "PRON" and not timed:
+                    return _span(list(pobj.subtree)), pobj.lemma_.lower(), nouns, pobj.pos_ == "NOUN"
+    for child in verb.children:
+        if child.dep_ in ("xcomp", "ccomp") and child.pos_ == "VERB":
+            inner = _object(doc, child)
+            if inner[0]:  # "remind me to take the bread out": what the act is about, not what it acts on
+                return inner[0], inner[1], nouns, False
+    return "", "", nouns, False
+
+
+def _span(tokens: list) -> str:
+    if not tokens:
+        return ""
+    doc = tokens[0].doc
+    return doc.text[tokens[0].idx : tokens[-1].idx + len(tokens[-1].text)].strip()
+
+
+def _standing(clause: str, doc, tokens: list | None = None) -> bool:
+    """A rule for every future action, not a request now: "always ...", "book vegetarian meals on flights"."""
+    if _FREQUENCY.search(clause):
+        return True
+    if any(e.label_ in ("DATE", "TIME", "GPE", "ORG", "PERSON", "FAC", "LOC", "CARDINAL") for e in doc.ents):
+        return False
+    for tok in (
+        tokens if tokens is not None else doc
+    ):  # a bare plural after on/for/at ("on flights"): every one
+        if tok.dep_ == "pobj" and tok.tag_ == "NNS" and tok.head.lower_ in _GENERIC_PREP:
+            if not any(c.dep_ in ("det", "poss", "nummod", "amod", "compound") for c in tok.children):
+                obj = [c for c in tok.head.head.children if c.dep_ == "dobj"]
+                if (
+                    obj
+                    and obj[0].tag_ == "NNS"
+                    and not any(c.dep_ in ("det", "poss", "nummod") for c in obj[0].children)
+                ):
+                    return True
+    return False
+
+
+def _want(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
+    """ "I need a taxi", "we'd like a table for two", "I want to book ...": a want of a thing or an act."""
+    low = [t.lower_ for t in tokens]
+    j = i + 1
+    while j < len(tokens) and low[j] in (
+        "'d",
+        "would",
+        "'ll",
+        "will",
+        "really",
+        "just",
+        "kinda",
+        "also",
+        "do",
+        "could",
+        "am",
+        "'m",
+    ):
+        j += 1
+    if j >= len(tokens):
+        return "statement", []
+    verb = tokens[j]
+    if any(c.dep_ == "neg" for c in verb.children) or (j > 0 and low[j - 1] in ("n't", "not")):
+        return "negated", []
+    lemma = verb.lemma_.lower()
+    wants = (
+        lemma in _WANT_VERBS
+        and verb.tag_ in ("VBP", "VB")
+        and (
+            lemma in ("need", "want", "fancy")
+            or (lemma in ("like", "love") and ("'d" in low[i:j] or "would" in low[i:j]))
+            or (lemma in ("have", "take") and ("'ll" in low[i:j] or "will" in low[i:j]))
+            or (lemma == "use" and "could" in low[i:j])
+        )
+    )
+    if not wants:
+        return "statement", []
+    k = j + 1
+    if k < len(tokens) and low[k] == "to" and k + 1 < len(tokens):
+        found = _command(sent, tokens, k + 1, "want")
+        return ("request", found) if found else ("statement", [])
+    found = _want_object(sent, tokens, k, "want")
+    return ("request", found) if found else ("statement", [])
+
+
+def _want_object(sent, tokens: list, k: int, form: str) -> list[Request]:
+    """The thing wanted, from token ``k``: a noun phrase (and what follows it in the clause)."""
+    rest = [t for t in tokens[k:] if not t.is_space]
+    if not rest or rest[0].lower_ in (
+        "to",
+        "it",
+        "that",
+        "this",
+        "them",
+        "some",
+        "more",
+        "help",
+        "advice",
+        "ideas",
+    ):
+        return []
+    nouns = [t for t in rest if t.pos_ in ("NOUN", "PROPN")]
+    if not nouns or _standing(_span(rest), sent.doc):
+        return []
+    # "I want someone to look at this rash": a want of what someone else does, not of the assistant
+    if any(
+        t.lower_ == "to" and t.head.pos_ == "VERB" and t.head.dep_ in ("xcomp", "ccomp", "relcl")
+        for t in rest
+    ):
+        first = rest[0]
+        if (
+            first.lower_
+            in ("someone", "somebody", "anyone", "anybody", "him", "her", "them", "people", "everyone")
+            or first.pos_ == "PROPN"
+        ):
+            return []
+    phrase = _span(rest).rstrip(" .!?")
+    return [
+        Request(phrase, None, phrase, nouns[0].lemma_.lower(), form, tuple(t.lemma_.lower() for t in nouns))
+    ]
+
+
+def _elliptical(tokens: list, i: int) -> str | None:
+    """A phrase with no verb that asks for a thing: it says "please" ("elliptical"), or it names a
+    time or a count and nothing else is going on ("table for one at Pho Saigon tonight at 6": "fragment",
+    which the router holds to a stricter fit)."""
+    words = [t for t in tokens[i:] if t.is_alpha]
+    if not any(t.pos_ in ("NOUN", "PROPN") for t in words):
+        return None
+    please = next((k for k, t in enumerate(tokens) if k >= i and t.lower_ in ("please", "pls", "plz")), None)
+    if (
+        please is not None
+    ):  # what comes before "please" is a bare phrase: "2 tickets pls", "the saag paneer please"
+        before = [t for t in tokens[i:please] if t.is_alpha]
+        if before and not any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in before):
+            return "elliptical"
+    verbs = [t for t in words if t.tag_.startswith("VB") or t.tag_ == "MD"]
+    doc = tokens[0].doc
+    span = doc.text[tokens[i].idx : tokens[-1].idx + len(tokens[-1].text)]
+    clock = bool(_CLOCK.search(span))
+    timed = clock or any(e.label_ in ("DATE", "TIME") for e in doc.ents if e.start >= tokens[i].i)
+    counted = clock or any(t.like_num or t.lower_ in ("one", "two") for t in words)
+    if not verbs and timed and counted and len(words) >= 3:
+        return "fragment"
+    return None
+
+
+_CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3])[:.][0-5]\d\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)", re.I)
+
+
+def _why_not(sent, tokens: list, i: int) -> str:
+    clause = sent.doc.text[tokens[i].idx : sent.end_char]
+    return "standing" if _FREQUENCY.search(clause) else "statement"

@@ -1,0 +1,404 @@
+"""The day, the time and the part of day a request names, relative to "now"; a question when unsure.
+
+``read_when(text, now)`` finds the time expressions of a request and resolves them:
+
+- calendar dates are read by ``dateparser`` (a well-kept library: "on the 2nd of June", "Dec 24th",
+  "24/12", "May 3rd 2027"), the year being the next one with that date still ahead;
+- what dateparser gets wrong or cannot read is composed here from its parts: "the 18th" (it reads
+  "the 3rd" as March), "two weeks from today" (it goes back in time), "a week from Monday",
+  "Monday week", "a week on Thursday", "in a fortnight", "the day after tomorrow";
+- what nobody can settle becomes a question, never today: "next Friday" said early in the week
+  (this Friday or the one after?), "5/1" (5 January or 1 May?), "end of the month", "next week"
+  with no day, "7:30" with no period of the day and nothing that says which.
+
+Times: "7pm", "19:30", "7.30pm", "half seven", "quarter to nine", "noon"; a bare "at 7:30" takes
+its half of the day from a part of day said with it ("tomorrow evening at 7:30", "tonight"). Parts of
+the day ("tomorrow evening", "in the morning", "first thing") are kept as labels for parameters such
+as ``departure_window``. The word lists here are closed classes (weekdays, months, number words,
+parts of the day).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from functools import lru_cache
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WD = r"(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
+_MON = (
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple of": 2, "a couple of": 2, "few": 3, "a few": 3,
+}  # fmt: skip
+_N = r"(\d{1,2}|a couple of|couple of|a few|few|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_ORD = r"(\d{1,2})(?:st|nd|rd|th)"
+_PART_WORDS = {  # period of the day -> (label, default clock time)
+    "early morning": ("early_morning", "07:00"),
+    "first thing": ("early_morning", "08:00"),
+    "morning": ("morning", "09:00"),
+    "lunchtime": ("lunchtime", "12:30"),
+    "lunch time": ("lunchtime", "12:30"),
+    "midday": ("lunchtime", "12:00"),
+    "noon": ("lunchtime", "12:00"),
+    "afternoon": ("afternoon", "14:00"),
+    "evening": ("evening", "19:00"),
+    "tonight": ("evening", "19:00"),
+    "night": ("night", "21:00"),
+    "late night": ("night", "22:30"),
+    "midnight": ("night", "00:00"),
+}
+_PART = re.compile(
+    r"\b(early morning|first thing|late night|lunch ?time|midday|noon|midnight|morning|afternoon|evening|tonight|night)\b",
+    re.I,
+)
+_HALF_OF_DAY = {
+    "early_morning": "am",
+    "morning": "am",
+    "lunchtime": "pm",
+    "afternoon": "pm",
+    "evening": "pm",
+    "night": "pm",
+}
+_MEAL_HALF = re.compile(r"\b(?:dinner|supper|drinks)\b|\b(breakfast|brunch)\b", re.I)
+_CLOCK_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
+_CW = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+
+
+@dataclass
+class When:
+    """What a request says about when: a day, a clock time, a period of the day, or a question."""
+
+    day: date | None = None
+    time: str | None = None  # "HH:MM", 24-hour
+    part: str | None = None  # early_morning | morning | lunchtime | afternoon | evening | night
+    day_words: str = ""  # the words that named the day ("the day after tomorrow")
+    time_words: str = ""  # the words that named the time ("7:30 in the evening")
+    question: str | None = None  # the one short question when the words do not settle it
+
+    @property
+    def said(self) -> bool:
+        return bool(self.day or self.time or self.part or self.question)
+
+
+def _n(word: str) -> int:
+    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word.lower(), 1)
+
+
+def _weekday(word: str) -> int:
+    w = word.lower()[:3]
+    return next(i for i, d in enumerate(WEEKDAYS) if d.startswith(w))
+
+
+def _month(word: str) -> int:
+    w = word.lower().rstrip(".")[:3]
+    return next(i for i, m in enumerate(_MONTHS, 1) if m.startswith(w))
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december")  # fmt: skip
+
+
+def _fmt(d: date) -> str:
+    return f"{d.day} {_MONTHS[d.month - 1].capitalize()}"
+
+
+def _ahead(today: date, wd: int) -> date:
+    """The coming weekday ``wd`` (today counts when today is that day)."""
+    return today + timedelta(days=(wd - today.weekday()) % 7)
+
+
+def _after(today: date, wd: int) -> date:
+    """The next weekday ``wd`` strictly after today."""
+    return today + timedelta(days=(wd - today.weekday()) % 7 or 7)
+
+
+def _dateparser(phrase: str, now: datetime) -> date | None:
+    """A calendar date read by dateparser, in the future (day-month order first, as in "24/12")."""
+    import dateparser
+
+    settings = {
+        "RELATIVE_BASE": now.replace(tzinfo=None),
+        "PREFER_DATES_FROM": "future",
+        "DATE_ORDER": "DMY",
+        "REQUIRE_PARTS": ["day", "month"],
+    }
+    try:
+        parsed = dateparser.parse(phrase, settings=settings, languages=["en"])
+    except (ValueError, OverflowError):
+        return None
+    return parsed.date() if parsed is not None else None
+
+
+def _in_future(d: date, today: date) -> date:
+    """A day and month without a year: this year's, or next year's when it has passed."""
+    if d >= today:
+        return d
+    try:
+        return d.replace(year=d.year + 1)
+    except ValueError:  # 29 February
+        return d + timedelta(days=365)
+
+
+# Each pattern: the day it names, or a question. Tried in order; the first that matches wins.
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_NUMERIC = re.compile(r"(?<![\d:.])(\d{1,2})[/.](\d{1,2})(?:[/.](\d{2,4}))?(?![\d:])")
+_MONTH_DATE = re.compile(
+    rf"\b(?:(?:on\s+)?{_WD},?\s+)?(?:(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MON}|{_MON}\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?)(?:,?\s+(\d{{4}}))?\b",
+    re.I,
+)
+_ORDINAL_DAY = re.compile(rf"\b(?:on\s+)?(?:{_WD}\s+)?the\s+{_ORD}\b(?!\s+(?:of\s+)?{_MON})", re.I)
+_DAY_AFTER = re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bovermorrow\b", re.I)
+_WEEK_FROM = re.compile(
+    rf"\b{_N}\s+weeks?\s+(?:from|on|after)\s+(today|tomorrow|{_WD})\b|\b{_WD}\s+week\b|\b(today|tomorrow)\s+week\b",
+    re.I,
+)
+_IN_SPAN = re.compile(
+    rf"\b(?:in\s+{_N}\s+(days?|weeks?|fortnights?)|{_N}\s+(days?|weeks?)\s+from\s+(?:now|today)|in\s+a\s+fortnight)\b",
+    re.I,
+)
+_RELATIVE = re.compile(r"\b(today|tonight|tomorrow|this\s+(?:morning|afternoon|evening))\b", re.I)
+_WEEKEND = re.compile(r"\b(this|next|the|on\s+the|over\s+the)?\s*weekend\b", re.I)
+_NEXT_WD = re.compile(rf"\bnext\s+{_WD}\b", re.I)
+_THIS_WD = re.compile(rf"\b(?:(?:on|this|coming|this\s+coming)\s+)?{_WD}\b", re.I)
+_VAGUE = re.compile(
+    r"\b(?:(?:the\s+)?(?:end|start|beginning|middle)\s+of\s+(?:the\s+|this\s+|next\s+)?(?:month|week|year)|"
+    rf"mid[- ]{_MON}|(?:early|late)\s+{_MON}|next\s+week|next\s+month|sometime\s+soon|some\s*time\s+next\s+\w+|"
+    r"in\s+a\s+(?:few|couple\s+of)\s+(?:days|weeks))\b",
+    re.I,
+)
+
+
+def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
+    """(day, the words, question) for the first day the text names."""
+    today = now.date()
+    m = _ISO.search(text)
+    if m:
+        try:
+            return date(int(m[1]), int(m[2]), int(m[3])), m.group(0), None
+        except ValueError:
+            return None, m.group(0), f"Which day do you mean by {m.group(0)!r}?"
+    m = _DAY_AFTER.search(text)
+    if m:
+        return today + timedelta(days=2), m.group(0), None
+    m = _WEEK_FROM.search(text)
+    if m:
+        if m.group(4) or m.group(5):  # "Monday week", "tomorrow week"
+            anchor_word, weeks = (m.group(4) or m.group(5)), 1
+        else:
+            anchor_word, weeks = m.group(2), _n(m.group(1))
+        low = anchor_word.lower()
+        anchor = (
+            today
+            if low == "today"
+            else today + timedelta(days=1)
+            if low == "tomorrow"
+            else _after(today, _weekday(low))
+        )
+        return anchor + timedelta(weeks=weeks), m.group(0), None
+    m = _IN_SPAN.search(text)
+    if m:
+        if m.group(0).lower().endswith("fortnight") and not m.group(1):
+            return today + timedelta(days=14), m.group(0), None
+        count, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        days = {"d": 1, "w": 7, "f": 14}[unit.lower()[0]]
+        return today + timedelta(days=_n(count) * days), m.group(0), None
+    m = _MONTH_DATE.search(text)
+    if m:
+        phrase = m.group(0)
+        day_s, month_s = (m.group(2), m.group(3)) if m.group(2) else (m.group(5), m.group(4))
+        year = int(m.group(6)) if m.group(6) else None
+        found = _dateparser(f"{day_s} {month_s} {year or ''}".strip(), now)
+        if found is None:
+            try:
+                found = date(year or today.year, _month(month_s), int(day_s))
+            except ValueError:
+                return None, phrase, f"Which day do you mean by {phrase!r}?"
+        return (found if year else _in_future(found, today)), phrase, None
+    m = _NUMERIC.search(text)
+    if m and not re.match(r"\s*(?:am|pm|a\.m|p\.m|h\b|hours?|minutes?|mins?|%)", text[m.end() :], re.I):
+        a, b = int(m.group(1)), int(m.group(2))
+        if not (1 <= a <= 31 and 1 <= b <= 31) or (a > 12 and b > 12):
+            return None, "", None  # not a date (a score, a ratio)
+        year = int(m.group(3)) + (2000 if m.group(3) and len(m.group(3)) == 2 else 0) if m.group(3) else None
+        if a <= 12 and b <= 12 and a != b:
+            first, second = _safe(year or today.year, b, a), _safe(year or today.year, a, b)
+            if first and second:
+                one, two = (
+                    (_in_future(first, today), _in_future(second, today)) if not year else (first, second)
+                )
+                return None, m.group(0), f"Do you mean {_fmt(one)} or {_fmt(two)}?"
+        day_n, month_n = (a, b) if a > 12 or a == b else (b, a)
+        found = _safe(year or today.year, month_n, day_n)
+        if found is None:
+            return None, m.group(0), f"Which day do you mean by {m.group(0)!r}?"
+        return (found if year else _in_future(found, today)), m.group(0), None
+    m = _ORDINAL_DAY.search(text)
+    if m:
+        return _day_of_month(int(m.group(2)), today), m.group(0), None
+    m = _VAGUE.search(text)
+    if m:
+        words = m.group(0)
+        if re.search(r"end\s+of\s+(?:the\s+|this\s+)?month", words, re.I):
+            last = date(today.year + (today.month == 12), today.month % 12 + 1, 1) - timedelta(days=1)
+            return None, words, f"Which day at the end of the month: {_fmt(last)}?"
+        return None, words, f"Which day {words.lower()}?"
+    m = _RELATIVE.search(text)
+    if m:
+        word = m.group(1).lower()
+        return (today + timedelta(days=1) if word == "tomorrow" else today), m.group(0), None
+    m = _WEEKEND.search(text)
+    if m:
+        saturday = _ahead(today, 5) if today.weekday() != 6 else today
+        return (
+            saturday + timedelta(days=7 if (m.group(1) or "").lower() == "next" else 0),
+            m.group(0).strip(),
+            None,
+        )
+    m = _NEXT_WD.search(text)
+    if m:
+        wd = _weekday(m.group(1))
+        coming = _after(today, wd)
+        if (coming - today).days >= 5:  # said late in the week: the coming one is plainly "next"
+            return coming, m.group(0), None
+        return (
+            None,
+            m.group(0),
+            f"Do you mean this {WEEKDAYS[wd].capitalize()} ({_fmt(coming)}) or the one after ({_fmt(coming + timedelta(days=7))})?",
+        )
+    m = _THIS_WD.search(text)
+    if m:
+        wd = _weekday(m.group(1))
+        return _after(today, wd) if wd != today.weekday() else today + timedelta(days=7), m.group(0), None
+    return None, "", None
+
+
+def _safe(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _day_of_month(day: int, today: date) -> date | None:
+    year, month = today.year, today.month
+    for _ in range(3):  # a day that is not in this month (the 31st) is looked for in the next ones
+        candidate = _safe(year, month, day)
+        if candidate is not None and candidate >= today:
+            return candidate
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return None
+
+
+_CLOCK = re.compile(
+    r"\b(?:at\s+|for\s+|from\s+|by\s+|around\s+|about\s+)?(?:(\d{1,2})[:.](\d{2})\s*([ap])\.?m\.?\b|(\d{1,2})\s*([ap])\.?m\.?\b|"
+    r"([01]?\d|2[0-3])[:h](\d{2})\b|(?<=at\s)(\d{1,2})[.](\d{2})\b)",
+    re.I,
+)
+_HALF_PAST = re.compile(rf"\bhalf\s+(?:past\s+)?{_CW}\b", re.I)
+_QUARTER = re.compile(rf"\bquarter\s+(past|to|after)\s+{_CW}\b", re.I)
+_OCLOCK = re.compile(
+    rf"\b(?:at\s+)?{_CW}\s+o'?\s?clock\b|\bat\s+{_CW}\b(?!\s*(?:people|of|guests|kids|tickets|nights|days|am|pm|[ap]\.m))",
+    re.I,
+)
+
+
+def _read_time(text: str) -> tuple[int | None, int, str | None, str]:
+    """(hour, minute, 'am'|'pm'|None when unsaid, the words) of the first clock time in the text."""
+    m = _CLOCK.search(text)
+    if m:
+        if m.group(1):
+            return int(m.group(1)), int(m.group(2)), m.group(3).lower() + "m", m.group(0)
+        if m.group(4):
+            return int(m.group(4)), 0, m.group(5).lower() + "m", m.group(0)
+        if m.group(6):
+            hour = int(m.group(6))
+            return (
+                hour,
+                int(m.group(7)),
+                ("pm" if hour >= 13 or hour == 0 else None) if hour != 12 else "pm",
+                m.group(0),
+            )
+        return int(m.group(8)), int(m.group(9)), None, m.group(0)
+    m = _QUARTER.search(text)
+    if m:
+        hour = _clock_n(m.group(2))
+        return (
+            (hour, 15, None, m.group(0))
+            if m.group(1).lower() != "to"
+            else ((hour - 1) % 12 or 12, 45, None, m.group(0))
+        )
+    m = _HALF_PAST.search(text)
+    if m:  # British "half seven" is 7:30
+        return _clock_n(m.group(1)), 30, None, m.group(0)
+    m = _OCLOCK.search(text)
+    if m:
+        word = m.group(1) or m.group(2)
+        hour = _clock_n(word)
+        if 1 <= hour <= 12 or (word.isdigit() and 13 <= hour <= 23):
+            return hour, 0, "pm" if hour >= 13 else None, m.group(0)
+    return None, 0, None, ""
+
+
+def _clock_n(word: str) -> int:
+    return int(word) if word.isdigit() else _CLOCK_WORDS[word.lower()]
+
+
+@lru_cache(maxsize=2048)
+def _read(text: str, now_iso: str) -> When:
+    now = datetime.fromisoformat(now_iso)
+    day, day_words, question = _read_day(text, now)
+    part_m = _PART.search(text)
+    part = _PART_WORDS[part_m.group(1).lower().replace("lunch time", "lunchtime")][0] if part_m else None
+    if part_m and part_m.group(1).lower() in ("tonight",) and day is None and question is None:
+        day, day_words = now.date(), part_m.group(0)
+    hour, minute, half, time_words = _read_time(text)
+    clock = None
+    if hour is not None:
+        if half is None and hour <= 12:
+            half = _HALF_OF_DAY.get(part or "")
+            if half is None:
+                meal = _MEAL_HALF.search(text)
+                half = ("am" if meal.group(1) else "pm") if meal else None
+            if half is None and hour == 12:
+                half = "pm"
+            if half is None and 1 <= hour <= 4:
+                half = "pm"  # "at 3": nobody books 3 in the morning without saying so
+            if half is None and question is None and hour != 0:
+                question = f"{hour}:{minute:02d} in the morning or in the evening?"
+        if half is not None or hour > 12 or hour == 0:
+            h24 = hour % 12 + (12 if half == "pm" else 0) if hour <= 12 else hour
+            clock = f"{h24:02d}:{minute:02d}"
+            if part is None:
+                part = _part_of(h24)
+    elif part_m:
+        time_words = part_m.group(0)
+        word = part_m.group(1).lower()
+        if word in ("noon", "midday", "midnight"):
+            clock = "00:00" if word == "midnight" else "12:00"
+    return When(day, clock, part, day_words, time_words, question)
+
+
+def _part_of(hour: int) -> str:
+    return (
+        "early_morning" if 5 <= hour < 8 else "morning" if hour < 12 else "lunchtime" if hour < 14
+        else "afternoon" if hour < 17 else "evening" if hour < 21 else "night"
+    )  # fmt: skip
+
+
+def read_when(text: str, now: datetime) -> When:
+    """The day, clock time and part of day ``text`` names, relative to ``now``; a question when unsure."""
+    return _read(text[:2000], now.isoformat())
+
+
+def default_time(part: str | None) -> str | None:
+    """A clock time for a period of the day said alone ("tomorrow evening": 19:00)."""
+    for label, clock in _PART_WORDS.values():
+        if label == part:
+            return clock
+    return None
