@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"ibachat: error: {bad}; nothing was done", err=True)
         return 2
     try:
-        cli.main(args=args, prog_name="ibachat", standalone_mode=False)
+        # outside standalone mode click hands back a command's `Exit(code)` as its return value
+        code = cli.main(args=args, prog_name="ibachat", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 130
@@ -128,7 +129,12 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()
         return 0
-    return 0
+    except OSError as exc:  # the disk or the home failed in a way no check foresaw: still one line
+        from memory.preflight import describe_os_error
+
+        click.echo(f"ibachat: error: {describe_os_error(exc)}", err=True)
+        return 1
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":

@@ -49,18 +49,34 @@ def err_console() -> Console:
 
 @contextmanager
 def open_memory(obj: dict[str, Any], *, readonly: bool = False) -> Iterator[Memory]:
+    """The home's memory for one command; what opening it found is said on stderr, one line each."""
+    from ibachat.commands.forgetting import scrub_home_history
     from memory.memory import Memory
 
     cfg = obj["config"]
-    mem = Memory.open(embedder=cfg.embedder, readonly=readonly)
-    if mem.store.damage:
-        from memory.store import damage_message
-
-        err_console().print(f"warning: {damage_message(mem.store.damage)}", soft_wrap=True, markup=False)
+    mem = Memory.open(embedder=cfg.embedder, readonly=readonly, forget_hooks=[scrub_home_history])
     try:
+        for line in opening_notes(mem):
+            err_console().print(line, soft_wrap=True, markup=False)
         yield mem
     finally:
         mem.close()
+
+
+def opening_notes(mem: Memory) -> list[str]:
+    """What a kill or damage had left and opening the memory did about it (or could not)."""
+    notes = []
+    if mem.store.damage:
+        from memory.store import damage_message
+
+        notes.append(f"warning: {damage_message(mem.store.damage)}")
+    if mem.rolled_back:
+        notes.append(
+            f"an interrupted import was rolled back: {mem.rolled_back['turns']:,} staged turn(s), never visible"
+        )
+    if mem.resumed_forget:
+        notes.append(f"finished an interrupted forget of {mem.resumed_forget:,} turn(s)")
+    return notes
 
 
 @contextmanager
