@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ibachat.commands.common import err_console, open_memory, out_console
+from ibachat.commands.common import bring_indexes_up_to_date, err_console, open_memory, out_console
 
 
 def load_model(obj: dict[str, Any], spec: str | None = None) -> Any:
@@ -64,6 +64,7 @@ def ask(
     llm = load_model(obj, model)
     console = out_console()
     with open_memory(obj) as mem:
+        bring_indexes_up_to_date(mem)  # after a big import: a progress bar, not a silent wait
         assistant = Assistant(mem, llm, config=obj["config"])
         # the draft streams on a terminal only, and is erased when the answer is final: stdout
         # holds the final answer alone (the check after streaming may revise the draft)

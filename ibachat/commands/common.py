@@ -48,13 +48,25 @@ def err_console() -> Console:
 
 
 @contextmanager
-def open_memory(obj: dict[str, Any], *, readonly: bool = False) -> Iterator[Memory]:
-    """The home's memory for one command; what opening it found is said on stderr, one line each."""
+def open_memory(obj: dict[str, Any], *, readonly: bool = False, or_read: bool = False) -> Iterator[Memory]:
+    """The home's memory for one command; what opening it found is said on stderr, one line each.
+
+    ``or_read``: a command that only reads but would save what it brings up to date (``search``
+    and its indexes) opens as a writer when it can, and as a reader beside another writer (or
+    in a home it may not write): it never waits for a writer and is never refused by one.
+    """
     from ibachat.commands.forgetting import scrub_home_history
+    from memory.errors import StoreLocked
     from memory.memory import Memory
+    from memory.preflight import HomeUnusable
 
     cfg = obj["config"]
-    mem = Memory.open(embedder=cfg.embedder, readonly=readonly, forget_hooks=[scrub_home_history])
+    try:
+        mem = Memory.open(embedder=cfg.embedder, readonly=readonly, forget_hooks=[scrub_home_history])
+    except (StoreLocked, HomeUnusable):
+        if not or_read or readonly:
+            raise
+        mem = Memory.open(embedder=cfg.embedder, readonly=True)
     try:
         for line in opening_notes(mem):
             err_console().print(line, soft_wrap=True, markup=False)
@@ -77,6 +89,14 @@ def opening_notes(mem: Memory) -> list[str]:
     if mem.resumed_forget:
         notes.append(f"finished an interrupted forget of {mem.resumed_forget:,} turn(s)")
     return notes
+
+
+def bring_indexes_up_to_date(mem: Memory, threshold: int = 2000) -> None:
+    """Load the indexes now, with a progress bar when a large store's are out of date (after an
+    import, a crash, a new embedder), so a command does not sit silent while they catch up."""
+    if len(mem.store) > threshold and not mem.stats()["index"]["in_sync"]:
+        with progress_bar("updating indexes") as update:
+            mem.prepare(update)
 
 
 @contextmanager

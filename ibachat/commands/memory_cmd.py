@@ -10,7 +10,15 @@ from typing import Any
 
 import click
 
-from ibachat.commands.common import err_console, one_line, open_memory, out_console, printable, progress_bar
+from ibachat.commands.common import (
+    bring_indexes_up_to_date,
+    err_console,
+    one_line,
+    open_memory,
+    out_console,
+    printable,
+    progress_bar,
+)
 
 
 def _time(value: str | None) -> datetime | None:
@@ -97,14 +105,16 @@ def show(obj: dict[str, Any], session, role, source, since, until, limit, full, 
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) -> None:
-    """Search remembered turns (dense + BM25 fused); shows scores and why each matched."""
-    with open_memory(obj) as mem:
-        if len(mem.store) > 2000 and not mem.stats()["index"]["in_sync"]:
-            with progress_bar("updating indexes") as update:
-                mem._indexes(update)
+    """Search remembered turns (dense + BM25 fused); shows scores and why each matched.
+
+    Works beside another ibachat that is writing: it then searches what is committed.
+    """
+    with open_memory(obj, or_read=True) as mem:
+        bring_indexes_up_to_date(mem)
         hits = mem.search(query, k, mode=mode)
-        for problem in mem.index_damage:
-            err_console().print(f"index {problem}: rebuilt from the turn store", soft_wrap=True, markup=False)
+        if not mem.readonly:  # a reader beside a writer may catch an index mid-save: not damage
+            for problem in mem.index_damage:
+                err_console().print(f"index {problem}: rebuilt from the turn store", soft_wrap=True, markup=False)
         turns = {t.id: t for t in mem.get_many([h.id for h in hits])}
         if as_json:
             rows = [
