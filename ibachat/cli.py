@@ -100,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     # (measured here: a 2000x384 mat-vec 2.4 ms with two OpenBLAS threads, 0.05 ms with one).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    from ibachat.commands.common import printable
     from ibachat.errors import USER_ERRORS
     from memory.paths import private_umask
 
@@ -116,12 +117,13 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("aborted", err=True)
         return 130
     except click.ClickException as exc:
+        exc.message = printable(exc.message)  # it may quote what was typed (a file name, an id)
         exc.show()
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except USER_ERRORS as exc:
-        click.echo(f"ibachat: error: {exc}", err=True)
+        click.echo(f"ibachat: error: {printable(str(exc))}", err=True)
         return 1
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
@@ -132,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # the disk or the home failed in a way no check foresaw: still one line
         from memory.preflight import describe_os_error
 
-        click.echo(f"ibachat: error: {describe_os_error(exc)}", err=True)
+        click.echo(f"ibachat: error: {printable(describe_os_error(exc))}", err=True)
         return 1
     return code if isinstance(code, int) else 0
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -21,11 +22,19 @@ from memory.store import TurnStore
 from memory.types import Turn, parse_time
 
 EXPORT_FIELDS = ("session_id", "role", "text", "time", "source", "tool_call", "flags")
+_RAW_CONTROLS = re.compile(r"[\x7f-\x9f]")
+
+
+def dumps(value: Any, **options: Any) -> str:
+    """``json.dumps`` that is safe to print on a terminal: it escapes C0 controls (ESC) itself,
+    but with ``ensure_ascii=False`` leaves DEL and the C1 controls (U+0080-U+009F; a lone
+    U+009B is a CSI to many terminals) raw. Here they are ``\\u`` escapes, which parse the same."""
+    return _RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, **options))
 
 
 def export_line(turn: Turn) -> str:
     rec = turn.to_record()
-    return json.dumps({k: rec[k] for k in EXPORT_FIELDS if k in rec}, ensure_ascii=False)
+    return dumps({k: rec[k] for k in EXPORT_FIELDS if k in rec}, ensure_ascii=False)
 
 
 def _history_records(task: dict[str, Any], lineno: int) -> Iterator[dict[str, Any]]:

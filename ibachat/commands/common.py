@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
     from rich.console import Console
 
@@ -35,16 +35,48 @@ def polarity_label(polarity: int) -> str:
     return "+ want" if polarity > 0 else ("- avoid" if polarity < 0 else "~ either")
 
 
-def out_console() -> Console:
-    from rich.console import Console
+def safe_json(value: Any, **options: Any) -> str:
+    """JSON that is safe on a terminal too (``memory.jsonl.dumps``)."""
+    from memory.jsonl import dumps
 
-    return Console(highlight=False, soft_wrap=False)
+    return dumps(value, **options)
+
+
+def _safe_console_class() -> type[Console]:
+    """A rich Console that never writes a control character it did not make itself.
+
+    Every command prints through one (``out_console``/``err_console``), so text from memory,
+    a model or the user (a task, an evidence snippet, a reason, a file name in an error) that
+    holds ESC, OSC or C1 controls shows them as ``\\x1b``: rich's own styling and cursor
+    movement (control segments, and the escapes it renders from styles) are untouched.
+    """
+    global _SAFE_CONSOLE
+    if _SAFE_CONSOLE is None:
+        from rich.console import Console
+        from rich.segment import Segment
+
+        class SafeConsole(Console):
+            def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+                return super()._render_buffer(
+                    Segment(printable(seg.text), seg.style, None)
+                    if seg.control is None and _CONTROL.search(seg.text)
+                    else seg
+                    for seg in buffer
+                )
+
+        _SAFE_CONSOLE = SafeConsole
+    return _SAFE_CONSOLE
+
+
+_SAFE_CONSOLE: type[Console] | None = None
+
+
+def out_console() -> Console:
+    return _safe_console_class()(highlight=False, soft_wrap=False)
 
 
 def err_console() -> Console:
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False)
+    return _safe_console_class()(stderr=True, highlight=False)
 
 
 @contextmanager

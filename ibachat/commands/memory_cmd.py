@@ -18,6 +18,7 @@ from ibachat.commands.common import (
     out_console,
     printable,
     progress_bar,
+    safe_json,
 )
 
 
@@ -67,7 +68,7 @@ def show(obj: dict[str, Any], session, role, source, since, until, limit, full, 
                 out.write(
                     ("," if n else "")
                     + "\n"
-                    + json.dumps({"id": turn.id, **turn.to_record()}, ensure_ascii=False)
+                    + safe_json({"id": turn.id, **turn.to_record()}, ensure_ascii=False)
                 )
                 out.flush() if n == 0 else None
             out.write("\n]\n")
@@ -122,7 +123,7 @@ def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) ->
                 for h in hits
                 if h.id in turns
             ]
-            click.echo(json.dumps(rows, ensure_ascii=False, default=str))
+            click.echo(safe_json(rows, ensure_ascii=False, default=str))
             return
         from rich.table import Table
         from rich.text import Text
@@ -436,8 +437,8 @@ def prefs(obj: dict[str, Any], as_of: str | None, show_all: bool, as_json: bool)
             valid = f"{e.valid_from:%Y-%m-%d}" + (f" → {e.valid_until:%Y-%m-%d}" if e.valid_until else "")
             table.add_row(
                 Text(polarity_label(e.polarity), style="red" if e.polarity < 0 else "green"),
-                Text(e.dimension),
-                Text(e.value),
+                Text(printable(e.dimension)),
+                Text(printable(e.value)),
                 e.kind,
                 status(e),
                 valid,
