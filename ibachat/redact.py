@@ -152,7 +152,7 @@ _PASSWORD = (
 )
 _CODE = (
     r"pin(?: code| number|-code)?|passcode|geheimzahl|zugangscode|alarm code|door code|gate code|"
-    r"access code|unlock code|code (?:for|to) the (?:door|gate|alarm|safe)"
+    r"access code|unlock code|lock code|locker code|safe code|code (?:for|to) the (?:door|gate|alarm|safe|lock)"
 )
 _IS = r"(?:(?:ist|lautet|is|was|war|are|would be|est|es|è)\b|[=:])"
 _OTP_WORDS = (

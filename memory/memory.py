@@ -242,6 +242,12 @@ class Memory:
         finally:
             self._donor = None
 
+    def indexes_current(self) -> bool:
+        """Whether the saved indexes were saved with the store as it is (cheap: no file is read
+        but ``index/state.json``); when not, the first search reconciles them."""
+        _, _, state_path = self._index_paths()
+        return _state_matches(state_path, self.store.state_token(), self.embedder.model_id)
+
     def index_problems(self, state: dict[str, Any] | None = None) -> list[str]:
         """Index files that differ from the sizes and checksums saved in ``index/state.json``."""
         from memory.integrity import recorded_index_damage

@@ -91,6 +91,7 @@ CASES: list[tuple[str, str]] = [
     ),
     ("my bank pin is 4711", "pin is 4711"),
     ("the code for the door is 8842", "door is 8842"),
+    ("my bike lock code is 4417", "code is 4417"),
 ]
 
 AZURE_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="

@@ -126,7 +126,7 @@ def opening_notes(mem: Memory) -> list[str]:
 def bring_indexes_up_to_date(mem: Memory, threshold: int = 2000) -> None:
     """Load the indexes now, with a progress bar when a large store's are out of date (after an
     import, a crash, a new embedder), so a command does not sit silent while they catch up."""
-    if len(mem.store) > threshold and not mem.stats()["index"]["in_sync"]:
+    if mem._vectors is None and len(mem.store) > threshold and not mem.indexes_current():
         with progress_bar("updating indexes") as update:
             mem.prepare(update)
 

@@ -4,7 +4,7 @@ By default a forget on the command line keeps no copy of what it removed: the wo
 gone when the command ends (the app and the plain prompt keep their undo in memory only,
 ``ibachat.tui.undo``). With ``--undoable`` the removed turns, events and plans are written to
 ``<home>/forget-undo.json`` **encrypted** (AES-GCM, from the ``cryptography`` package) under a
-random key that is printed once and never written anywhere: ``ibachat memory forget --undo
+random key that is printed once and never stored: ``ibachat memory forget --undo
 KEY`` restores them within ``UNDO_WINDOW_S`` seconds. The expiry is sealed with the data (a
 changed expiry fails to decrypt), the file is removed by ``--undo``, by the next forget and
 by the first command that writes to the home after the window; and should none run again,

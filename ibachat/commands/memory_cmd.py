@@ -219,7 +219,7 @@ def forget(
             key, until_at = forgetting.save_undo(mem.home, buffer._items[-1])
             note = (
                 f"; until {datetime.fromtimestamp(until_at):%H:%M}, "
-                f"`ibachat memory forget --undo {key}` restores them (the key is not kept anywhere)"
+                f"`ibachat memory forget --undo {key}` restores them (the key is not stored)"
             )
         err_console().print(f"forgot {len(removed)} turn(s){note}", soft_wrap=True)
 

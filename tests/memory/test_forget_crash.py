@@ -113,7 +113,13 @@ def test_sigkill_during_forget_never_leaves_the_store_without_the_ledger_and_a_r
         child.send_signal(signal.SIGKILL)
         child.communicate()
         kills += 1
-        mid += (home / "turns" / JOURNAL).exists()
+        if (home / "turns" / JOURNAL).exists():
+            mid += 1
+            os.environ["IBACHAT_HOME"] = str(home)
+            assert main(["--embedder", "hash", "doctor", "--json"]) == 1
+            rows = json.loads(capsys.readouterr().out)
+            row = next(r for r in rows if r["check"] == "memory integrity")
+            assert not row["ok"] and "interrupted forget" in row["detail"], row
         # what a reader sees: the whole session and its preferences, or neither
         with Memory.open(home, embedder="hash", readonly=True) as mem:
             seen = sum(1 for _ in mem.iter_turns(session=SESSION))
