@@ -100,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     # (measured here: a 2000x384 mat-vec 2.4 ms with two OpenBLAS threads, 0.05 ms with one).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    from ibachat.commands.common import printable
     from ibachat.errors import USER_ERRORS
     from memory.paths import private_umask
 
@@ -110,17 +111,19 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"ibachat: error: {bad}; nothing was done", err=True)
         return 2
     try:
-        cli.main(args=args, prog_name="ibachat", standalone_mode=False)
+        # outside standalone mode click hands back a command's `Exit(code)` as its return value
+        code = cli.main(args=args, prog_name="ibachat", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         return 130
     except click.ClickException as exc:
+        exc.message = printable(exc.message)  # it may quote what was typed (a file name, an id)
         exc.show()
         return exc.exit_code
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except USER_ERRORS as exc:
-        click.echo(f"ibachat: error: {exc}", err=True)
+        click.echo(f"ibachat: error: {printable(str(exc))}", err=True)
         return 1
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
@@ -128,7 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()
         return 0
-    return 0
+    except OSError as exc:  # the disk or the home failed in a way no check foresaw: still one line
+        from memory.preflight import describe_os_error
+
+        click.echo(f"ibachat: error: {printable(describe_os_error(exc))}", err=True)
+        return 1
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":

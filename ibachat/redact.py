@@ -27,6 +27,7 @@ class Rule:
     group: int | str = 0  # the part of the match that is the secret
     check: Callable[[str], bool] | None = None  # a checksum or randomness test on that part
     keywords: tuple[str, ...] = ()  # the rule runs only on text holding one of these (lower case)
+    veto: re.Pattern[str] | None = None  # no secret when this is found in the match or just before it
 
 
 def _entropy(value: str) -> float:
@@ -63,10 +64,83 @@ def _iban(value: str) -> bool:
     return int("".join(str(int(ch, 36)) for ch in moved)) % 97 == 1
 
 
+def _mod23_dni(value: str) -> bool:
+    """A Spanish DNI (8 digits and a letter) or NIE (X/Y/Z, 7 digits, a letter): mod-23 letter."""
+    code = re.sub(r"[\s-]", "", value).upper()
+    code = {"X": "0", "Y": "1", "Z": "2"}.get(code[0], code[0]) + code[1:]
+    return code[:-1].isdigit() and "TRWAGMYFPDXBNJZSQVHLCKE"[int(code[:-1]) % 23] == code[-1]
+
+
+def _cpf(value: str) -> bool:
+    """A Brazilian CPF: 11 digits whose two last are check digits (and not all the same digit)."""
+    digits = [int(c) for c in re.sub(r"\D", "", value)]
+    if len(digits) != 11 or len(set(digits)) == 1:
+        return False
+    for n in (9, 10):
+        total = sum(d * (n + 1 - i) for i, d in enumerate(digits[:n]))
+        if (total * 10 % 11) % 10 != digits[n]:
+            return False
+    return True
+
+
+def _nir(value: str) -> bool:
+    """A French social security number (NIR): 13 digits and a 2-digit key, 97 - n mod 97."""
+    code = re.sub(r"\s", "", value).upper().replace("2A", "19").replace("2B", "18")
+    return len(code) == 15 and code.isdigit() and 97 - int(code[:13]) % 97 == int(code[13:])
+
+
+def _luhn_any(value: str) -> bool:
+    """Luhn over the digits, whatever their number (Swedish personnummer, Canadian SIN)."""
+    digits = re.sub(r"\D", "", value)
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return bool(digits) and total % 10 == 0
+
+
+def _fiscal_code(value: str) -> bool:
+    """An Italian codice fiscale: 16 characters, the last a check letter over the first 15."""
+    odd = [1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16, 10, 22, 25, 24, 23]
+    code = value.upper()
+    total = 0
+    for i, ch in enumerate(code[:15]):
+        n = int(ch) if ch.isdigit() else ord(ch) - 65
+        total += odd[n] if i % 2 == 0 else n
+    return chr(65 + total % 26) == code[15]
+
+
+def _id_like(value: str) -> bool:
+    """A document number rather than a word: at least two digits among letters and digits."""
+    return sum(ch.isdigit() for ch in value) >= 2
+
+
+def _pair_secret(value: str) -> bool:
+    """The second half of "user / secret": a letter and a digit or symbol (not a plain word)."""
+    return bool(re.search(r"[A-Za-z]", value)) and bool(re.search(r"[\d\W_]", value)) and len(value) >= 4
+
+
 def _r(
-    name: str, kind: str, pattern: str, group: int | str = 0, check=None, flags: int = 0, keys: str = ""
+    name: str,
+    kind: str,
+    pattern: str,
+    group: int | str = 0,
+    check=None,
+    flags: int = 0,
+    keys: str = "",
+    veto: str = "",
 ) -> Rule:
-    return Rule(name, kind, re.compile(pattern, flags), group, check, tuple(keys.split("|")) if keys else ())
+    return Rule(
+        name,
+        kind,
+        re.compile(pattern, flags),
+        group,
+        check,
+        tuple(keys.split("|")) if keys else (),
+        re.compile(veto, re.IGNORECASE) if veto else None,
+    )
 
 
 _I = re.IGNORECASE
@@ -78,9 +152,15 @@ _PASSWORD = (
 )
 _CODE = (
     r"pin(?: code| number|-code)?|passcode|geheimzahl|zugangscode|alarm code|door code|gate code|"
-    r"access code|unlock code|code (?:for|to) the (?:door|gate|alarm|safe)"
+    r"access code|unlock code|lock code|locker code|safe code|code (?:for|to) the (?:door|gate|alarm|safe|lock)"
 )
 _IS = r"(?:(?:ist|lautet|is|was|war|are|would be|est|es|è)\b|[=:])"
+_OTP_WORDS = (
+    r"verification|confirmation|security|one[- ]time|login|log-in|sign[- ]in|2fa|mfa|otp|sms|"
+    r"auth(?:entication|enticator)?|access|reset|backup|recovery|bestätigungs|verifizierungs|texted|sent"
+)
+# a code that is an ordinary number: never a one-time code
+_NOT_OTP = r"zip|postal|post|area|country|dial|error|status|exit|return|dress|source|colou?r|promo|discount|coupon|product|bar|qr|iso|airport|tax|hs|sort|swift|bank|course|class|room|zone|voucher|referral"
 _NEAR = r"(?:\s+(?:for|of|to|on|at|für|zum|zur|vom|von|du|de|del|per)\b[^.\n:=]{0,40}?)?"
 
 CATALOGUE: list[Rule] = [
@@ -241,6 +321,140 @@ CATALOGUE: list[Rule] = [
         flags=_I,
         keys="pass|pw",
     ),
+    # --- cloud connection strings: the key part of NAME=value;NAME=value
+    _r(
+        "cloud connection string key",
+        "cloud key",
+        r"\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|SharedSecret|PrimaryKey|SecondaryKey|"
+        r"AccessKey|SecretKey|ApiKey|SasToken|Sig)\s*=\s*(?P<secret>[^;\s'\"]{8,})",
+        "secret",
+        flags=_I,
+        keys="key=|signature=|secret=|sastoken=|sig=",
+    ),
+    _r(
+        "password in a connection string",
+        "password",
+        r"(?:^|;|\s)(?:Password|Pwd|User Password)\s*=\s*(?P<secret>[^;\s'\"]{3,})(?=;|\s|$)",
+        "secret",
+        flags=_I,
+        keys="password=|pwd=",
+    ),
+    _r(
+        "credentials in a URL without a user",
+        "password",
+        r"\b(?:redis|rediss|amqps?|mongodb(?:\+srv)?|memcached)://:(?P<secret>[^\s@/]+)@[^\s/]+",
+        "secret",
+        flags=_I,
+        keys="://:",
+    ),
+    # --- credentials said in words: a user name and a secret after it
+    _r(
+        "login and password said in words",
+        "password",
+        r"\b(?:log[- ]?in|logon|sign[- ]?in|credentials?|user(?:name)?|u/?n)\b[^.\n]{0,30}?"
+        r"(?:\b(?:is|are|was|were|as)\b|[:=]|\bwith\b)\s*['\"]?[\w.@+-]{2,64}['\"]?\s*"
+        r"(?:/|\||:|,|\band\b(?:\s+(?:the\s+)?(?:password|pass|pw|pwd)(?:\s+is)?)?)\s*['\"]?(?P<secret>[^\s'\"]+?)"
+        + _END,
+        "secret",
+        _pair_secret,
+        _I,
+        keys="log|sign|credential|user|u/n|un ",
+    ),
+    _r(
+        "password word then the password",
+        "password",
+        r"\b(?:password|passwort|passwd|pwd|pw)\s+(?P<secret>(?=[^\s'\"]*[A-Za-z])(?=[^\s'\"]*[\d\W_])[^\s'\"]{6,}?)"
+        + _END,
+        "secret",
+        flags=_I,
+        keys="pass|pwd|pw",
+    ),
+    # --- one-time codes
+    _r(
+        "one-time code said in words",
+        "one-time code",
+        r"\b(?:(?:" + _OTP_WORDS + r")\b[^.\n\d]{0,40}?)?"
+        r"(?:code|otp|passcode|one[- ]time password|token|tan|(?:bestätigungs|verifizierungs|sicherheits|anmelde)code)\b"
+        r"[^.\n\d]{0,30}?"
+        r"(?:\b(?:is|was|are|lautet|ist|est)\b|[:=#])\s*(?P<secret>\d{3}[ -]?\d{1,5})\b",
+        "secret",
+        flags=_I,
+        keys="code|otp|token|tan",
+        veto=r"\b(?:" + _NOT_OTP + r")[\s-]*(?:code|token|tan)\b",
+    ),
+    _r(
+        "code before 'is your code'",
+        "one-time code",
+        r"\b(?:[A-Z]-)?(?P<secret>\d{4,8})\b(?=,? (?:is|as) (?:your|the)\b[^.\n]{0,40}?\b(?:code|otp|password|pin)\b)",
+        "secret",
+        flags=_I,
+        keys="code|otp|password|pin",
+    ),
+    _r(
+        "enter or use a code to verify",
+        "one-time code",
+        r"\b(?:enter|use|type)\s+(?P<secret>\d{4,8})\b(?=\s+(?:to|as)\s+(?:verify|confirm|sign in|log in|the one[- ]time))",
+        "secret",
+        flags=_I,
+        keys="enter|use|type",
+    ),
+    # --- national ids
+    _r(
+        "UK National Insurance number",
+        "id number",
+        r"\b(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b",
+    ),
+    _r("Spanish DNI or NIE", "id number", r"\b(?:[XYZ]-?\d{7}|\d{8})-?[A-Z]\b", 0, _mod23_dni),
+    _r(
+        "Italian codice fiscale",
+        "id number",
+        r"\b[A-Z]{6}\d{2}[A-EHLMPRST]\d{2}[A-Z]\d{3}[A-Z]\b",
+        0,
+        _fiscal_code,
+    ),
+    _r("Brazilian CPF", "id number", r"\b\d{3}\.\d{3}\.\d{3}-\d{2}\b", 0, _cpf, keys="-"),
+    _r("French NIR", "id number", r"\b[12] ?\d{2} ?\d{2} ?(?:\d{2}|2A|2B) ?\d{3} ?\d{3} ?\d{2}\b", 0, _nir),
+    _r(
+        "Swedish personnummer",
+        "id number",
+        r"\b(?:19|20)?\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[-+]\d{4}\b",
+        0,
+        _luhn_any,
+    ),
+    _r(
+        "national id said in words",
+        "id number",
+        r"\b(?:national insurance(?: number| no\.?)?|ni number|nino|national id(?:entity)?(?: card)?(?: number| no\.?)?|"
+        r"id card(?: number| no\.?)?|identity card(?: number| no\.?)?|personalausweis(?:nummer)?|"
+        r"tax (?:id|identification number|file number|number)|steuer-?id|steuer-?identifikationsnummer|"
+        r"sin|social insurance number|bsn|burgerservicenummer|aadhaar(?: number| no\.?)?|pesel|cpf|dni|nie|nif|"
+        r"codice fiscale|personnummer|numéro de sécurité sociale|itin)\b"
+        r"\s*(?:is|ist|est|es|was|:|=|#|no\.?)?\s*(?P<secret>(?=[A-Z0-9 -]*\d[A-Z0-9 -]*\d)[A-Z0-9][A-Z0-9 -]{4,18}[A-Z0-9])\b",
+        "secret",
+        flags=_I,
+        keys="national|ni number|nino|id card|identity|personalausweis|tax|steuer|sin|social insurance|bsn|"
+        "burgerservice|aadhaar|pesel|cpf|dni|nie|nif|codice|personnummer|sécurité|itin",
+    ),
+    # --- travel documents
+    _r(
+        "passport or travel document number",
+        "document number",
+        r"\b(?:passport|reisepass|passeport|pasaporte|passaporto|(?:reise)?passnummer|visa|green card|"
+        r"known travel+er|ktn|redress|global entry|nexus|driver'?s licen[cs]e|driving licen[cs]e|"
+        r"führerschein|residence permit|aufenthaltstitel|travel document|boarding ref)"
+        r"(?:\s*(?:card|id|number|nr\.?|no\.?|num\.?|#|nummer|numéro|número))?"
+        r"\s*(?:is|ist|est|es|was|:|=|#|-)?\s*(?P<secret>[A-Z0-9][A-Z0-9-]{4,18}[A-Z0-9])\b",
+        "secret",
+        _id_like,
+        _I,
+        keys="pass|visa|green card|travel|ktn|redress|global entry|nexus|licen|führerschein|permit|aufenthalt",
+    ),
+    _r(
+        "passport machine-readable zone",
+        "document number",
+        r"\bP[A-Z<][A-Z]{3}[A-Z<]{10,39}\n?[A-Z0-9<]{9}\d[A-Z]{3}\d{6}\d[MF<]\d{6}\d[A-Z0-9<]{14}\d{2}\b",
+        keys="<<",
+    ),
     # --- numbers
     _r(
         "card security code",
@@ -287,6 +501,8 @@ def redact(text: str) -> tuple[str, list[str]]:
             if not secret or _MARK.fullmatch(secret) or secret.startswith("[REDACTED"):
                 return m.group(0)
             if rule.check is not None and not rule.check(secret):
+                return m.group(0)
+            if rule.veto is not None and rule.veto.search(m.string, max(0, m.start(0) - 24), end):
                 return m.group(0)
             found.append(rule.kind)
             whole = m.group(0)

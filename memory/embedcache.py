@@ -60,7 +60,15 @@ class VectorSource(Protocol):
 class EmbeddingCache:
     """Vectors by text for one model. Reads its file on first use, not on construction."""
 
-    def __init__(self, folder: Path, model_id: str, ndim: int, backing: VectorSource | None = None) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        model_id: str,
+        ndim: int,
+        backing: VectorSource | None = None,
+        *,
+        readonly: bool = False,
+    ) -> None:
         if int(ndim) <= 0:
             raise BadInput(f"embedding cache needs a positive dimension, got {ndim}")
         self.folder = Path(folder)
@@ -73,6 +81,8 @@ class EmbeddingCache:
         self._vecs = np.zeros((0, self.ndim), dtype=np.float32)
         self._n = 0
         self.backing = backing
+        self._file_keys: set[bytes] | None = None  # keys alone, for embed_to_file
+        self.readonly = readonly  # a reader beside a writer: new vectors stay in memory
 
     # ----- public ----------------------------------------------------------------------
 
@@ -113,7 +123,8 @@ class EmbeddingCache:
         if not keys:
             return
         new = vecs[picked]
-        self._append_file(self._block(keys, new))
+        if not self.readonly:
+            self._append_file(self._block(keys, new))
         self._append_memory(keys, new)
 
     def embed_with(self, embedder: Any, texts: Sequence[str]) -> np.ndarray:
@@ -134,6 +145,58 @@ class EmbeddingCache:
             out[i] = vec if vec is not None else fresh[text]
         return out
 
+    def embed_to_file(self, embedder: Any, texts: Sequence[str]) -> int:
+        """Embed the texts the file lacks and append them, keeping no vector in memory.
+
+        For a large import: only the file's keys are read (16 bytes a text, not its vector),
+        so memory does not grow with the vectors. Returns how many texts were already there.
+        Once the cache is open for lookups (:meth:`get_many`), this is :meth:`embed_with`.
+        """
+        if self._rows is not None:
+            found = sum(v is not None for v in self.get_many(texts))
+            self.embed_with(embedder, texts)
+            return found
+        if self._file_keys is None:
+            self._file_keys = self._read_keys()
+        keys = [text_key(t) for t in texts]
+        todo: dict[bytes, str] = {}
+        for key, text in zip(keys, texts):
+            if key not in self._file_keys:
+                todo.setdefault(key, text)
+        if todo:
+            vecs = self._check(embedder.embed_batch(list(todo.values())), len(todo))
+            self._append_file(self._block(list(todo), vecs))
+            self._file_keys.update(todo)
+        return sum(key in self._file_keys and key not in todo for key in keys)
+
+    def _read_keys(self) -> set[bytes]:
+        """The keys of the file's good blocks (a torn tail is cut, as on open)."""
+        keys: set[bytes] = set()
+        try:
+            size = self.path.stat().st_size
+        except FileNotFoundError:
+            return keys
+        head = self._file_header()
+        rec = self._rec.itemsize
+        with open(self.path, "rb") as fh:
+            start = fh.read(len(head))
+            if len(start) < len(head) or start[:8] != FILE_MAGIC:
+                raise CorruptFile(f"{self.path} is not an embedding cache; delete it to rebuild")
+            if start != head:
+                raise CorruptFile(f"{self.path} belongs to another model or dimension; delete it to rebuild")
+            pos = len(head)
+            while pos + _BLOCK_HEAD.size <= size:
+                magic, count, crc = _BLOCK_HEAD.unpack(fh.read(_BLOCK_HEAD.size))
+                payload = fh.read(count * rec) if magic == BLOCK_MAGIC else b""
+                if magic != BLOCK_MAGIC or len(payload) < count * rec or zlib.crc32(payload) != crc:
+                    break
+                blob = np.frombuffer(payload, dtype=self._rec)["key"].tobytes()
+                keys.update(blob[i : i + KEY_BYTES] for i in range(0, len(blob), KEY_BYTES))
+                pos += _BLOCK_HEAD.size + count * rec
+        if pos < size and not self.readonly:
+            os.truncate(self.path, pos)  # a torn or garbled tail from an interrupted write
+        return keys
+
     def forget_texts(self, texts: Iterable[str]) -> int:
         """Remove these texts' vectors from memory and from the file; returns how many."""
         rows = self._open()
@@ -153,7 +216,7 @@ class EmbeddingCache:
 
     def _rewrite_without(self, gone: set[bytes]) -> int:
         rows = self._open()
-        if not gone:
+        if not gone or self.readonly:
             return 0
         keep = [(key, row) for key, row in rows.items() if key not in gone]
         keys = [key for key, _ in keep]
@@ -204,6 +267,7 @@ class EmbeddingCache:
     def _open(self) -> dict[bytes, int]:
         if self._rows is not None:
             return self._rows
+        self._file_keys = None
         self._rows = {}
         try:
             data = self.path.read_bytes()
@@ -212,7 +276,7 @@ class EmbeddingCache:
         except OSError as err:
             raise CorruptFile(f"cannot read embedding cache {self.path}: {err.strerror}") from err
         good = self._parse(data)
-        if good < len(data):  # a torn or garbled tail from an interrupted write
+        if good < len(data) and not self.readonly:  # a torn or garbled tail from an interrupted write
             try:
                 os.truncate(self.path, good)
             except OSError as err:

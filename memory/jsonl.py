@@ -3,13 +3,15 @@
 One turn per line: ``session_id``, ``role``, ``text``, ``time`` (ISO-8601) are required;
 ``source``, ``tool_call`` and ``flags`` are optional. A line may also be an IBA-Bench task
 (an object with ``history``): its sessions' turns are imported, timed from the session's
-time one second apart. A file is validated whole before anything is written.
+time one second apart. A file is checked whole (:func:`check_import_file`) before anything is written, then read
+again as a stream (:func:`iter_import_file`), so its size does not matter.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -20,11 +22,19 @@ from memory.store import TurnStore
 from memory.types import Turn, parse_time
 
 EXPORT_FIELDS = ("session_id", "role", "text", "time", "source", "tool_call", "flags")
+_RAW_CONTROLS = re.compile(r"[\x7f-\x9f]")
+
+
+def dumps(value: Any, **options: Any) -> str:
+    """``json.dumps`` that is safe to print on a terminal: it escapes C0 controls (ESC) itself,
+    but with ``ensure_ascii=False`` leaves DEL and the C1 controls (U+0080-U+009F; a lone
+    U+009B is a CSI to many terminals) raw. Here they are ``\\u`` escapes, which parse the same."""
+    return _RAW_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, **options))
 
 
 def export_line(turn: Turn) -> str:
     rec = turn.to_record()
-    return json.dumps({k: rec[k] for k in EXPORT_FIELDS if k in rec}, ensure_ascii=False)
+    return dumps({k: rec[k] for k in EXPORT_FIELDS if k in rec}, ensure_ascii=False)
 
 
 def _history_records(task: dict[str, Any], lineno: int) -> Iterator[dict[str, Any]]:
@@ -57,14 +67,14 @@ def _history_records(task: dict[str, Any], lineno: int) -> Iterator[dict[str, An
             yield rec
 
 
-def read_import_file(
+def iter_import_file(
     path: Path, progress: Callable[[str, int, int], None] | None = None
-) -> list[dict[str, Any]]:
-    """Parse and validate every line; raise BadInput naming the first bad line.
+) -> Iterator[dict[str, Any]]:
+    """Parse and validate line by line, yielding normalised records; raise BadInput naming the
+    first bad line. Nothing is held but the line being read, so any size of file can be read.
 
     ``progress("reading", bytes read, file size)`` is called every 1,000 lines.
     """
-    records: list[dict[str, Any]] = []
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below
         total = os.fstat(handle.fileno()).st_size
@@ -102,7 +112,11 @@ def read_import_file(
                 rec = dict(rec)
                 rec.setdefault("source", "import")
                 try:
-                    records.append(TurnStore.normalise(rec))
+                    yield TurnStore.normalise(rec)
                 except BadInput as exc:
                     raise BadInput(f"{path}:{lineno}: {exc}; nothing was imported") from None
-    return records
+
+
+def check_import_file(path: Path, progress: Callable[[str, int, int], None] | None = None) -> int:
+    """Read the whole file once, writing nothing: BadInput for the first bad line; else the count."""
+    return sum(1 for _ in iter_import_file(path, progress))

@@ -121,9 +121,18 @@ class _State:
 class PreferenceLedger:
     """Preference events of one user, persisted in ``folder``; queryable as of any date."""
 
-    def __init__(self, folder: Path, *, readonly: bool = False, fsync: bool = True) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        readonly: bool = False,
+        fsync: bool = True,
+        hidden: Iterable[int] = (),
+    ) -> None:
         self.folder = Path(folder)
         self.readonly = readonly
+        # turns an unfinished forget committed to: a reader treats them as muted (memory.forget)
+        self.hidden = frozenset(int(t) for t in hidden)
         self.fsync = fsync
         self._state: _State | None = None
         self._lock = threading.RLock()
@@ -138,7 +147,9 @@ class PreferenceLedger:
             return self._state
         with self._lock:
             if self._state is None:
-                self._state = self._read()
+                state = self._read()
+                state.muted |= self.hidden
+                self._state = state
         return self._state
 
     def _read(self) -> _State:

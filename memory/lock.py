@@ -38,3 +38,18 @@ class WriterLock:
     @property
     def held(self) -> bool:
         return self._fd is not None
+
+
+def is_held(path: Path) -> bool:
+    """Whether a writer holds the lock at ``path`` now (asks without waiting, takes nothing)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops a shared lock it got
+    return False

@@ -35,6 +35,7 @@ from memory.integrity import state_matches as _state_matches
 from memory.lock import WriterLock
 from memory.paths import ensure_private_dir
 from memory.paths import home as default_home
+from memory.preflight import check_home
 from memory.store import TurnStore
 from memory.types import Hit, Turn
 
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 
     from memory.embedcache import EmbeddingCache
     from memory.embedders.base import Embedder
+    from memory.forget import Hook as ForgetHook
     from memory.ledger import PreferenceLedger
     from memory.lexical import LexicalIndex
     from memory.plans import PlanStore
@@ -73,10 +75,12 @@ class Memory:
         cache_dir: Path | None = None,
         fsync: bool = True,
         repair: bool = False,
+        forget_hooks: Sequence[ForgetHook] = (),
     ) -> None:
         self.home = Path(home)
         self.readonly = readonly
         self._lock = WriterLock(self.home / "lock")
+        check_home(self.home, write=not readonly)  # one line and no change, before any write
         if not readonly:
             ensure_private_dir(self.home)
             self._lock.acquire()
@@ -101,6 +105,18 @@ class Memory:
         self.fsync = fsync
         self.last_reconcile: dict[str, int] = {}
         self.index_damage: list[str] = []  # what the last index load found wrong (and rebuilt)
+        self.forget_hooks = tuple(forget_hooks)
+        # what opening found a kill had left: an import's stage rolled back, a forget finished
+        self.rolled_back = self.store.rolled_back
+        self.resumed_forget = 0
+        if not readonly:
+            from memory.forget import resume
+
+            try:
+                self.resumed_forget = resume(self, self.forget_hooks)
+            except BaseException:
+                self.close()
+                raise
 
     @classmethod
     def open(
@@ -112,6 +128,7 @@ class Memory:
         cache_dir: Path | None = None,
         fsync: bool = True,
         repair: bool = False,
+        forget_hooks: Sequence[ForgetHook] = (),
     ) -> Memory:
         return cls(
             Path(home) if home else default_home(),
@@ -120,6 +137,7 @@ class Memory:
             cache_dir=cache_dir,
             fsync=fsync,
             repair=repair,
+            forget_hooks=forget_hooks,
         )
 
     # ------------------------------------------------------------ components
@@ -142,7 +160,11 @@ class Memory:
             if not self.readonly:
                 ensure_private_dir(self._cache_dir)
             self._cache = EmbeddingCache(
-                self._cache_dir, self.embedder.model_id, self.embedder.ndim, backing=IndexedVectors(self)
+                self._cache_dir,
+                self.embedder.model_id,
+                self.embedder.ndim,
+                backing=IndexedVectors(self),
+                readonly=self.readonly,
             )
         return self._cache
 
@@ -154,7 +176,9 @@ class Memory:
             folder = self.home / "ledger"
             if not self.readonly:
                 ensure_private_dir(folder)
-            self._ledger = PreferenceLedger(folder, readonly=self.readonly, fsync=self.fsync)
+            self._ledger = PreferenceLedger(
+                folder, readonly=self.readonly, fsync=self.fsync, hidden=self.store.hidden
+            )
         return self._ledger
 
     @property
@@ -217,6 +241,12 @@ class Memory:
             self.last_reconcile = self._reconcile_loaded(progress)
         finally:
             self._donor = None
+
+    def indexes_current(self) -> bool:
+        """Whether the saved indexes were saved with the store as it is (cheap: no file is read
+        but ``index/state.json``); when not, the first search reconciles them."""
+        _, _, state_path = self._index_paths()
+        return _state_matches(state_path, self.store.state_token(), self.embedder.model_id)
 
     def index_problems(self, state: dict[str, Any] | None = None) -> list[str]:
         """Index files that differ from the sizes and checksums saved in ``index/state.json``."""
@@ -364,13 +394,11 @@ class Memory:
             self._index_turns(turns)
         return turns
 
-    def import_turns(
-        self, records: Iterable[dict[str, Any]], progress: Progress | None = None
-    ) -> dict[str, int]:
+    def import_turns(self, records: Iterable[dict[str, Any]]) -> dict[str, Any]:
         """Add many turns as one transaction, skipping those already held (:mod:`memory.importer`)."""
         from memory.importer import import_turns
 
-        return import_turns(self, records, progress)
+        return import_turns(self, records)
 
     def _index_turns(self, turns: Sequence[Turn]) -> None:
         from memory.embedcache import text_key
@@ -398,24 +426,13 @@ class Memory:
         return turns
 
     def forget(self, ids: Iterable[int]) -> list[Turn]:
-        """Remove turns from everything derived from them: store, indexes, embedding cache,
-        ledger (rewritten without their words) and saved plans (theirs, and others' quoting them).
+        """Remove turns from everything derived from them, as one transaction (:mod:`memory.forget`):
+        store, indexes, embedding cache, ledger (rewritten without their words), saved plans
+        (theirs, and others' quoting them) and what ``forget_hooks`` scrub.
         """
-        removed = self.store.delete(ids)
-        if not removed:
-            return []
-        gone = [t.id for t in removed]
-        texts = [t.text for t in removed]
-        vectors, lexical = self._indexes()
-        vectors.remove(gone)
-        lexical.remove(gone)
-        self.cache.forget_texts(set(texts))
-        for text in texts:
-            self._query_vectors.pop(text, None)
-        self.ledger.forget_turns(gone, texts)
-        self.plans.forget(gone, texts)
-        self.save_indexes()
-        return removed
+        from memory.forget import forget
+
+        return forget(self, ids, self.forget_hooks)
 
     def set_never_use(self, turn_id: int, never: bool = True) -> Turn:
         """A turn marked "never use" stays visible in `memory show` but is never retrieved."""

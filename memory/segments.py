@@ -35,16 +35,26 @@ class AtomicJSONStorage(Storage):
     more than the disk holds.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], *, fsync: bool = True, moves_to: Path | None = None
+    ) -> None:
         self.path = Path(path)
         self.fsync = fsync
+        self.moves_to = moves_to  # where a committed import's segment goes next (see memory.staging)
         self._cache: dict[str, dict[str, Any]] | None = None
         self.bytes_on_disk = 0
+
+    def locate(self) -> Path:
+        """The file's path now: a segment a reader found in a committed import folder may have
+        been moved up into the store folder since."""
+        if self.moves_to is not None and not self.path.exists() and self.moves_to.exists():
+            self.path, self.moves_to = self.moves_to, None
+        return self.path
 
     def read(self) -> dict[str, dict[str, Any]] | None:
         if self._cache is None:
             try:
-                raw = self.path.read_bytes()
+                raw = self.locate().read_bytes()
             except FileNotFoundError:
                 return None
             self.bytes_on_disk = len(raw)
@@ -107,9 +117,8 @@ def _problem(data: Any) -> str | None:
 class Segment:
     """One segment file: a TinyDB with a ``turns`` table (doc id = turn id) and ``meta``."""
 
-    def __init__(self, path: Path, *, fsync: bool = True) -> None:
-        self.path = path
-        self.storage = AtomicJSONStorage(path, fsync=fsync)
+    def __init__(self, path: Path, *, fsync: bool = True, moves_to: Path | None = None) -> None:
+        self.storage = AtomicJSONStorage(path, fsync=fsync, moves_to=moves_to)
         self.db = TinyDB(storage=lambda: self.storage)  # TinyDB wants a factory
         self.turns = self.db.table(TURNS, cache_size=0)
         self.meta = self.db.table(META, cache_size=0)
@@ -117,8 +126,19 @@ class Segment:
         self._records_of: object = None  # the raw table the cached records were built from
 
     @property
+    def path(self) -> Path:
+        return self.storage.locate()
+
+    @property
     def name(self) -> str:
-        return self.path.name
+        return self.storage.path.name
+
+    def release(self) -> None:
+        """Drop the parsed contents (read again on next use): keeps a long pass over a big store
+        from holding every segment in memory."""
+        self.storage._cache = None
+        self._records = None
+        self._records_of = None
 
     def records(self) -> dict[int, dict[str, Any]]:
         """Raw records by turn id (no copies), rebuilt only after the segment changed."""
@@ -174,3 +194,9 @@ class Segment:
             return self.path.stat().st_size
         except FileNotFoundError:
             return 0
+
+    def stat(self) -> os.stat_result | None:
+        try:
+            return self.path.stat()
+        except FileNotFoundError:
+            return None

@@ -16,7 +16,8 @@ import bisect
 import heapq
 import json
 import re
-from collections.abc import Iterable, Iterator
+from array import array
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 from memory import integrity, staging
 from memory.atomic import atomic_write_text, clean_temporaries
 from memory.errors import BadInput, CorruptFile, NotFound
+from memory.forget import pending as forget_pending
 from memory.paths import ensure_private_dir
 from memory.segments import Segment
 from memory.types import ROLES, SOURCES, Turn, parse_time
@@ -69,11 +71,12 @@ class TurnStore:
         self.fsync = fsync
         self.max_turns = max_turns
         self.max_bytes = max_bytes
-        self.rolled_back: list[str] = []  # segments of an import a kill cut short, removed on open
+        # what an import a kill cut short had staged (never visible), removed on open
+        self.rolled_back: dict[str, int] | None = None
         if not readonly:
             ensure_private_dir(self.folder)
             clean_temporaries(self.folder)
-            self.rolled_back = staging.roll_back(self.folder, fsync=fsync)
+            self.rolled_back = staging.recover(self.folder, fsync=fsync)
         self._segments: list[Segment] = []
         self._numbers: list[int] = []
         self._first_ids: list[int | None] = []
@@ -81,29 +84,25 @@ class TurnStore:
         self._manifest_dirty = False
         self._wrote = False  # a store only read from leaves the manifest as it found it
         self.damage: list[dict[str, Any]] = []  # damaged or missing segments, left out of every read
+        # turns an unfinished forget committed to: a reader leaves them out (memory.forget)
+        self.hidden: frozenset[int] = forget_pending(self.folder) if readonly else frozenset()
         self._scan()
         if self.damage and not readonly and not repair:
             raise CorruptFile(damage_message(self.damage))
 
     # ------------------------------------------------------------------ layout
     def _scan(self) -> None:
-        # a reader never sees an uncommitted import: the journal is read before and after the
-        # listing, and the folder listed again when an import committed in between
-        for _ in range(5):
-            before = staging.pending_segments(self.folder)
-            entries = list(self.folder.iterdir()) if self.folder.is_dir() else []
-            after = staging.pending_segments(self.folder)
-            if before == after:
-                break
-        staged = set(before) | set(after)
+        # a reader never sees an uncommitted import: staged segments are in a folder it does not
+        # read, and a committed import's segments are found where they are or where they went
         numbered = []
-        for entry in entries:
-            m = SEGMENT_RE.match(entry.name)
-            if m and entry.name not in staged:
-                numbered.append((int(m.group(1)), entry))
+        for path in staging.segment_files(self.folder):
+            m = SEGMENT_RE.match(path.name)
+            if m:
+                moves_to = self.folder / path.name if path.parent != self.folder else None
+                numbered.append((int(m.group(1)), path, moves_to))
         numbered.sort()
-        self._numbers = [n for n, _ in numbered]
-        self._segments = [Segment(p, fsync=self.fsync) for _, p in numbered]
+        self._numbers = [n for n, _, _ in numbered]
+        self._segments = [Segment(p, fsync=self.fsync, moves_to=m) for _, p, m in numbered]
         try:
             self._manifest = json.loads((self.folder / MANIFEST).read_text("utf-8"))
         except (FileNotFoundError, json.JSONDecodeError, UnicodeDecodeError):
@@ -115,12 +114,13 @@ class TurnStore:
         self._first_ids = [self._stats(i)["first_id"] for i in range(len(self._segments))]
         # a segment the manifest knew, or a gap in the numbering, is a segment that was lost
         lost = set(integrity.read_lost(self.folder))
+        staged = set(staging.legacy_pending(self.folder))
         known = {int(m.group(1)) for name in self._manifest if (m := SEGMENT_RE.match(name))}
         present = set(self._numbers) | {int(d["segment"][4:-5]) for d in self.damage}
         expected = known | set(range(max(present | known) + 1 if present | known else 0))
         for number in sorted(expected - present):
             name = f"seg-{number:06d}.json"
-            if name not in lost and name not in staged:
+            if name not in lost and name not in staged:  # an older version's uncommitted stage
                 info = self._manifest.get(name, {})
                 self.damage.append(
                     {
@@ -208,6 +208,9 @@ class TurnStore:
         return self._firsts
 
     def _segment_for(self, turn_id: int) -> Segment | None:
+        return None if turn_id in self.hidden else self._locate(turn_id)
+
+    def _locate(self, turn_id: int) -> Segment | None:
         # first ids are increasing across segments (ids are assigned in order)
         pos = bisect.bisect_right(self._firsts_cache(), turn_id) - 1
         for i in (pos, pos + 1, pos - 1):  # empty segments carry no first id
@@ -317,36 +320,58 @@ class TurnStore:
         return turns
 
     def add_atomic(
-        self, records: Iterable[dict[str, Any]], progress: staging.Progress | None = None
-    ) -> list[Turn]:
+        self,
+        records: Iterable[dict[str, Any]],
+        *,
+        on_segment: Callable[[list[dict[str, Any]]], None] | None = None,
+        normalised: bool = False,
+    ) -> range:
         """Append many turns as one transaction (see :mod:`memory.staging`): all or none survive a kill.
 
-        The turns go into new segments after the newest one, so the cost is that of writing
-        them, whatever the size of the store.
+        ``records`` may be a generator: they are validated and written segment by segment as
+        they come, and only the segment being filled is held in memory; an error from the
+        generator (a bad line further on) or from ``on_segment`` (called with each written
+        segment's records, ids assigned) removes everything staged, and the store is as it
+        was. The turns go into new segments after the newest one, so the cost is that of
+        writing them, whatever the size of the store. Returns the new turns' ids.
+        ``normalised``: the records already went through :meth:`normalise`.
         """
         if self.readonly:
             raise BadInput("the store is open read-only")
         self._wrote = True
-        clean = [self.normalise(r) for r in records]
-        if not clean:
-            return []
         first_id = self.next_id()
         number = (self._numbers[-1] + 1) if self._numbers else 0
-        chunks = staging.chunk(clean, self.max_turns, self.max_bytes)
-        new = staging.stage_and_commit(
-            self.folder, number, first_id, chunks, fsync=self.fsync, progress=progress
+        stage = staging.Stage(
+            self.folder,
+            number,
+            first_id,
+            max_turns=self.max_turns,
+            max_bytes=self.max_bytes,
+            fsync=self.fsync,
+            on_segment=on_segment,
         )
-        sealed = len(self._segments)
-        for i, seg in enumerate(new):
-            self._segments.append(seg)
-            self._numbers.append(number + i)
-            self._first_ids.append(min(seg.records()))
-        for index in range(max(0, sealed - 1), len(self._segments)):
-            self._stats(index)
+        try:
+            for rec in records:
+                stage.add(rec if normalised else self.normalise(rec))
+            written = stage.commit()
+        except BaseException:
+            stage.abort()
+            raise
+        if self._segments:
+            self._stats(len(self._segments) - 1)  # the newest segment before the import is sealed now
+        for name, stats in written:
+            self._segments.append(Segment(self.folder / name, fsync=self.fsync))
+            self._numbers.append(int(SEGMENT_RE.match(name).group(1)))  # type: ignore[union-attr]
+            self._first_ids.append(stats["first_id"])
+            self._manifest[name] = stats
+        self._manifest_dirty = True
         self._save_manifest()
-        return [
-            Turn.from_record({**rec, "id": turn_id}) for seg in new for turn_id, rec in seg.records().items()
-        ]
+        return range(first_id, first_id + stage.count)
+
+    def release(self) -> None:
+        """Drop the parsed contents of every sealed segment (they are read again when needed)."""
+        for seg in self._segments[:-1]:
+            seg.release()
 
     def restore(self, records: Iterable[dict[str, Any]]) -> list[Turn]:
         """Put forgotten turns back under their own ids (undo of a forget).
@@ -431,20 +456,54 @@ class TurnStore:
         return out
 
     def __len__(self) -> int:
-        return sum(self._stats(i)["count"] for i in range(len(self._segments)))
+        held = sum(self._stats(i)["count"] for i in range(len(self._segments)))
+        return held - sum(self._locate(i) is not None for i in self.hidden)
 
     def ids(self) -> list[int]:
         out: list[int] = []
         for seg in self._segments:
-            out.extend(sorted(seg.records()))
+            out.extend(i for i in sorted(seg.records()) if i not in self.hidden)
         return out
 
-    def iter_records(self) -> Iterator[tuple[int, dict[str, Any]]]:
-        """Every (id, raw record) in id order; loads every segment."""
-        for seg in self._segments:
+    def iter_records(self, *, release: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
+        """Every (id, raw record) in id order; loads every segment (and with ``release`` lets
+        each sealed one go again once read, so a pass over a big store holds one at a time)."""
+        last = len(self._segments) - 1
+        for index, seg in enumerate(self._segments):
             recs = seg.records()
             for turn_id in sorted(recs):
-                yield turn_id, recs[turn_id]
+                if turn_id not in self.hidden:
+                    yield turn_id, recs[turn_id]
+            if release and index < last:
+                seg.release()
+
+    def iter_after(self, after_id: int, *, release: bool = True) -> Iterator[Turn]:
+        """Turns with an id above ``after_id``, oldest first (by time, then id), in bounded memory.
+
+        Only the times and ids of those turns are held (two numbers each), and each segment's
+        contents only while its turns are handed out.
+        """
+        import numpy as np
+
+        times = array("d")
+        ids = array("q")
+        last = len(self._segments) - 1
+        for index, seg in enumerate(self._segments):
+            if int(self._stats(index)["last_id"] or 0) > after_id:
+                for turn_id, rec in seg.records().items():
+                    if turn_id > after_id and turn_id not in self.hidden:
+                        ids.append(turn_id)
+                        times.append(_epoch(rec["time"]))
+            if release and index < last:
+                seg.release()
+        id_array = np.frombuffer(ids, dtype=np.int64)
+        id_array = id_array[np.lexsort((id_array, np.frombuffer(times, dtype=np.float64)))]
+        del times, ids
+        step = 512
+        for start in range(0, len(id_array), step):
+            yield from self.get_many(int(i) for i in id_array[start : start + step])
+            if release:
+                self.release()
 
     def iter_turns(
         self,
@@ -493,7 +552,7 @@ class TurnStore:
                     continue
                 for turn_id, rec in self._segments[order[pos]].records().items():
                     t = _epoch(rec["time"])
-                    if keep(rec, t):
+                    if keep(rec, t) and turn_id not in self.hidden:
                         heapq.heappush(pending, (sign * t, sign * turn_id, rec))
                 pos += 1
             if not pending:

@@ -13,7 +13,7 @@ import pytest
 
 from ibachat.cli import main
 from memory.paths import ensure_private_dir
-from memory.staging import PENDING
+from memory.staging import STAGING
 from memory.store import TurnStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -126,14 +126,22 @@ def test_an_error_while_staging_rolls_the_whole_import_back(tmp_path):
     store.add(rows(5))
     before = sorted(p.name for p in (tmp_path / "turns").iterdir())
 
-    def stop(stage: str, done: int, total: int) -> None:
-        if done >= 20:
+    def cut_short():  # a stream whose 21st record never comes (a kill, a bad line further on)
+        for n, rec in enumerate(rows(45)):
+            if n == 20:
+                raise KeyboardInterrupt
+            yield rec
+
+    def stop(batch):  # or the embedding of the third segment fails
+        if batch[0]["id"] > 20:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        store.add_atomic(rows(45), stop)
+        store.add_atomic(cut_short())
+    with pytest.raises(KeyboardInterrupt):
+        store.add_atomic(rows(45), on_segment=stop)
     assert sorted(p.name for p in (tmp_path / "turns").iterdir()) == before
-    assert not (tmp_path / "turns" / PENDING).exists()
+    assert not (tmp_path / "turns" / STAGING).exists()
     again = TurnStore(tmp_path / "turns", max_turns=10)
     assert len(again) == 5
     assert len(again.add_atomic(rows(45))) == 45 and len(again) == 50

@@ -1,8 +1,9 @@
 """Forget means gone: a turn said in chat, planned from, searched and in the ledger leaves no trace.
 
 Through the real assistant, store and CLI. After `memory forget` (by id, by session, by time
-range) `grep -r` finds the turn's marker word in no file under the home; the only exception
-is the undo file, for its window, and it is removed once the window is over.
+range) `grep -r` finds the turn's marker word in no file under the home. Nothing is kept to undo
+it unless asked (`--undoable`), and then only encrypted, under a key that is printed once and
+written nowhere; the copy is removed once the window is over.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import subprocess
 import sys
 import time
@@ -73,14 +75,10 @@ def test_a_forgotten_turn_is_in_no_file_under_the_home(_ibachat_home, capsys, ho
         "time range": ["--since", "2026-11-01T00:00:00Z", "--until", "2026-11-01T23:59:59Z"],
     }[how]
     code, _, err = run(capsys, "memory", "forget", *target, "--yes")
-    assert code == 0 and "forgot" in err and "--undo" in err
+    assert code == 0 and "forgot" in err and "--undo" not in err
     titles = json.loads((home / "sessions.json").read_text("utf-8"))
     assert (ids["trip"] in titles) == (how == "id")  # a session with no turn left loses its title
-    # for the undo window the forgotten words live in the undo file only
-    assert grep(home, MARKER) == ["forget-undo.json"]
-    expire_undo(home)
-    assert run(capsys, "memory", "reindex")[0] == 0  # any writing command after the window
-    assert grep(home, MARKER) == []
+    assert grep(home, MARKER) == []  # gone when the command ends: no undo copy by default
     assert not undo_path(home).exists()
     with Memory.open(home, embedder="hash") as mem:
         assert ids["booked"] not in mem.plans.ids()  # the other turn's plan quoted it
@@ -101,36 +99,56 @@ def expire_undo(home: Path) -> None:
     path.write_text(json.dumps(data), "utf-8")
 
 
-def test_no_undo_is_gone_at_once_and_undo_restores_the_last_forget(_ibachat_home, capsys):
+def undo_key(err: str) -> str:
+    match = re.search(r"--undo (\S+)`", " ".join(err.split()))
+    assert match, err
+    return match.group(1)
+
+
+def test_undo_only_when_asked_encrypted_under_a_key_kept_nowhere(_ibachat_home, capsys):
     home = _ibachat_home
     ids = chat_history(home)
-    code, _, err = run(capsys, "memory", "forget", str(ids["said"]), "--yes", "--no-undo")
+    code, _, err = run(capsys, "memory", "forget", str(ids["said"]), "--yes")
     assert code == 0 and grep(home, MARKER) == []
-    code, _, err = run(capsys, "memory", "forget", "--undo")
+    code, _, err = run(capsys, "memory", "forget", "--undo", "AAAAAAAAAAAAAAAAAAAAAA")
     assert code == 1 and "nothing to undo" in err and len(err.strip().splitlines()) == 1
 
     ids = chat_history(home)
-    assert run(capsys, "memory", "forget", str(ids["said"]), "--yes")[0] == 0
-    code, _, err = run(capsys, "memory", "forget", "--undo")
+    code, _, err = run(capsys, "memory", "forget", str(ids["said"]), "--yes", "--undoable")
+    assert code == 0
+    key = undo_key(err)
+    assert grep(home, MARKER) == []  # the undo copy is encrypted: the words are in no file
+    assert grep(home, key) == [] and os.stat(undo_path(home)).st_mode & 0o777 == 0o600
+    code, _, err = run(capsys, "memory", "forget", "--undo", ("A" if key[0] != "A" else "B") + key[1:])
+    assert code == 1 and "does not open" in err and undo_path(home).exists()  # a wrong key changes nothing
+    code, _, err = run(capsys, "memory", "forget", "--undo", key)
     assert code == 0 and "restored 1 turn" in err
     assert not undo_path(home).exists()  # an undo is used once
     code, out, _ = run(capsys, "memory", "show", "--json", "-n", "0")
     assert any(MARKER in t["text"] for t in json.loads(out))
     with Memory.open(home, embedder="hash") as mem:
         back = [e for e in mem.ledger.all() if MARKER in e.subject]
-        assert back and all(mem.get(t) for e in back for t in e.evidence)  # evidence points at the new id
-    # the next forget replaces the undo file: only the latest forget can be undone
-    assert run(capsys, "memory", "forget", str(ids["booked"]), "--yes")[0] == 0
-    undo = json.loads(undo_path(home).read_text("utf-8"))
-    assert [t["id"] for t in undo["turns"]] == [ids["booked"]]
-    assert os.stat(undo_path(home)).st_mode & 0o777 == 0o600
+        assert back and all(mem.get(t) for e in back for t in e.evidence)
+    # the next forget replaces the undo copy: only the latest forget can be undone
+    code, _, err = run(capsys, "memory", "forget", str(ids["booked"]), "--yes", "--undoable")
+    assert code == 0 and undo_key(err) != key
+    assert run(capsys, "memory", "forget", "--undo", key)[0] == 1
 
 
-def test_an_expired_undo_restores_nothing(_ibachat_home, capsys):
+def test_an_expired_undo_restores_nothing_and_its_expiry_cannot_be_moved(_ibachat_home, capsys):
     ids = chat_history(_ibachat_home)
-    assert run(capsys, "memory", "forget", str(ids["said"]), "--yes")[0] == 0
+    code, _, err = run(capsys, "memory", "forget", str(ids["said"]), "--yes", "--undoable")
+    key = undo_key(err)
+    path = undo_path(_ibachat_home)
+    data = json.loads(path.read_text("utf-8"))
+    data["expires"] += 3600  # a later expiry written in: the sealed data no longer opens
+    path.write_text(json.dumps(data), "utf-8")
+    code, _, err = run(capsys, "memory", "forget", "--undo", key)
+    assert code == 1 and "does not open" in err
     expire_undo(_ibachat_home)
-    code, _, err = run(capsys, "memory", "forget", "--undo")
+    assert run(capsys, "memory", "reindex")[0] == 0  # any writing command after the window removes it
+    assert not path.exists()
+    code, _, err = run(capsys, "memory", "forget", "--undo", key)
     assert code == 1 and "nothing to undo" in err
     assert grep(_ibachat_home, MARKER) == []
 
@@ -187,8 +205,8 @@ def test_forget_asks_on_a_terminal_refuses_on_a_pipe_and_rejects_unknown_ids(_ib
     assert code == 1 and "no turn #9999" in err and len(err.strip().splitlines()) == 1
     code, _, err = run(capsys, "memory", "forget", "--session", "no-such-session", "--yes")
     assert code == 1 and "nothing forgotten" in err
-    code, _, err = run(capsys, "memory", "forget", "--undo", "3")
-    assert code == 2
+    code, _, err = run(capsys, "memory", "forget", "3", "--undo", "KEY")
+    assert code == 2 and "only its key" in err
 
 
 def test_plans_that_cite_or_quote_a_forgotten_turn_go_and_others_stay(tmp_path):

@@ -8,7 +8,14 @@ from typing import Any
 
 import click
 
-from ibachat.commands.common import err_console, open_memory, out_console
+from ibachat.commands.common import (
+    bring_indexes_up_to_date,
+    err_console,
+    open_memory,
+    out_console,
+    printable,
+    safe_json,
+)
 
 
 def load_model(obj: dict[str, Any], spec: str | None = None) -> Any:
@@ -64,6 +71,7 @@ def ask(
     llm = load_model(obj, model)
     console = out_console()
     with open_memory(obj) as mem:
+        bring_indexes_up_to_date(mem)  # after a big import: a progress bar, not a silent wait
         assistant = Assistant(mem, llm, config=obj["config"])
         # the draft streams on a terminal only, and is erased when the answer is final: stdout
         # holds the final answer alone (the check after streaming may revise the draft)
@@ -95,10 +103,10 @@ def ask(
         elif not as_json:
             from rich.text import Text
 
-            console.print(Text(reply.text or ""))
+            console.print(Text(printable(reply.text or "")))
         if as_json:
             click.echo(
-                json.dumps(
+                safe_json(
                     {
                         "session_id": reply.session_id,
                         "user_turn": reply.user_turn.id if reply.user_turn else None,
@@ -117,7 +125,7 @@ def ask(
                 )
             )
         elif show_plan and hasattr(reply.plan, "render"):
-            reply.plan.render(console)
+            reply.plan.render(console)  # the console shows any control character as text
 
 
 class _DraftView:
@@ -133,8 +141,6 @@ class _DraftView:
     def add(self, piece: str) -> None:
         from rich.text import Text
 
-        from ibachat.commands.common import printable
-
         self.pieces.append(piece)
         self.live.update(Text(printable("".join(self.pieces))))
 
@@ -147,9 +153,13 @@ def _print_proposal(console: Any, proposal: dict[str, Any]) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    from ibachat.commands.common import printable
+
     table = Table("parameter", "value", "why", box=None)
     for key, value in proposal["arguments"].items():
         table.add_row(
-            Text(key), Text(json.dumps(value, ensure_ascii=False)), Text(proposal["reasons"].get(key, ""))
+            Text(printable(key)),
+            Text(printable(json.dumps(value, ensure_ascii=False))),
+            Text(printable(str(proposal["reasons"].get(key, "")))),
         )
-    console.print(Panel(table, title=Text(f"proposed: {proposal['name']}"), expand=False))
+    console.print(Panel(table, title=Text(printable(f"proposed: {proposal['name']}")), expand=False))

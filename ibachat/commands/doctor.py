@@ -19,13 +19,7 @@ def _checks(cfg: Any) -> list[dict[str, Any]]:
 
     rows: list[dict[str, Any]] = []
     h = home()
-    rows.append(
-        {
-            "check": "memory home",
-            "ok": True,
-            "detail": f"{h} ({'exists' if h.exists() else 'created on first use'})",
-        }
-    )
+    rows.append(_home_check(h))
     rows.append(_store_check(h))
     emb = describe_embedder(cfg.embedder)
     rows.append(
@@ -79,27 +73,63 @@ def _checks(cfg: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _home_check(h: Any) -> dict[str, Any]:
+    """The home is a folder this user can write to (or can be made), with folders where folders go."""
+    from memory.errors import MemoryError_
+    from memory.preflight import check_home
+
+    where = "exists" if h.is_dir() else "created on first use"
+    row = {"check": "memory home", "ok": True, "detail": f"{h} ({where})"}
+    try:
+        check_home(h, write=True)
+    except MemoryError_ as exc:
+        row.update(ok=False, detail=str(exc))
+    return row
+
+
 def _store_check(h: Any) -> dict[str, Any]:
-    """Every segment read and checked, every index file against its saved size and checksum."""
-    from memory.errors import CorruptFile
+    """Every segment read and checked, every index file against its saved size and checksum; an
+    import a kill left staged, and a forget a kill left unfinished."""
+    from memory.errors import MemoryError_
+    from memory.forget import pending as forget_pending
     from memory.integrity import read_state, recorded_index_damage
+    from memory.lock import is_held
+    from memory.preflight import check_home
+    from memory.staging import orphaned_stage
     from memory.store import TurnStore
 
+    row = {"check": "memory integrity", "ok": True}
     if not (h / "turns").is_dir():
-        return {"check": "memory integrity", "ok": True, "detail": "no turns stored yet"}
+        return {**row, "detail": "no turns stored yet"}
     try:
+        check_home(h, write=False)
         store = TurnStore(h / "turns", readonly=True)
         problems = [d["problem"] for d in store.check()]
         state = read_state(h / "index" / "state.json")
         index = recorded_index_damage(h / "index", state, store.state_token())
-    except (OSError, CorruptFile) as exc:
-        return {"check": "memory integrity", "ok": False, "detail": f"cannot check: {exc}"}
-    detail = "; ".join(problems + [f"index {p} (rebuilt from the turns on next use)" for p in index])
+        stage = orphaned_stage(h / "turns")
+        forgetting = forget_pending(h / "turns") or (h / "turns" / "forget-pending.json").exists()
+        writing = is_held(h / "lock")
+    except (OSError, MemoryError_) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return {**row, "ok": False, "detail": f"cannot check: {reason}"}
+    notes = problems + [f"index {p} (rebuilt from the turns on next use)" for p in index]
     if problems:
-        detail += "; run `ibachat memory repair`"
+        notes[-1] += "; run `ibachat memory repair`"
+    unfinished = []
+    if stage is not None and not writing:
+        unfinished.append(
+            f"an interrupted import left {stage['turns']:,} staged turn(s), never visible; "
+            "`ibachat memory repair` removes them"
+        )
+    if forgetting and not writing:
+        unfinished.append("an interrupted forget is unfinished; the next command that writes finishes it")
+    if stage is not None and writing:
+        notes.append("an import is in progress")
+    detail = "; ".join(notes + unfinished)
     return {
-        "check": "memory integrity",
-        "ok": not problems,
+        **row,
+        "ok": not problems and not unfinished,
         "detail": detail or f"{len(store):,} turns in {len(store._segments)} segment(s) check out",
     }
 

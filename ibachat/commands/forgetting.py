@@ -1,20 +1,27 @@
-"""`ibachat memory forget` beyond the store: its undo file and the REPL's line history.
+"""`ibachat memory forget` beyond the store: its opt-in undo copy and the REPL's line history.
 
-Undo keeps what a forget removed in ``<home>/forget-undo.json`` (0600) for ``UNDO_WINDOW_S``
-seconds, so that ``ibachat memory forget --undo`` can restore it. That file is the one place the
-forgotten words still exist, and only for that window: it is replaced by the next forget,
-removed by ``--undo``, and removed by the first ibachat command that opens the home for writing
-after the window (``memory.memory.drop_expired_undo``). ``--no-undo`` writes no such file.
+By default a forget on the command line keeps no copy of what it removed: the words are
+gone when the command ends (the app and the plain prompt keep their undo in memory only,
+``ibachat.tui.undo``). With ``--undoable`` the removed turns, events and plans are written to
+``<home>/forget-undo.json`` **encrypted** (AES-GCM, from the ``cryptography`` package) under a
+random key that is printed once and never stored: ``ibachat memory forget --undo
+KEY`` restores them within ``UNDO_WINDOW_S`` seconds. The expiry is sealed with the data (a
+changed expiry fails to decrypt), the file is removed by ``--undo``, by the next forget and
+by the first command that writes to the home after the window; and should none run again,
+what is left on disk cannot be read without the key.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import secrets
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ibachat.errors import IbachatError
 from memory.atomic import atomic_write_text
 from memory.memory import FORGET_UNDO
 
@@ -23,46 +30,92 @@ if TYPE_CHECKING:
     from memory.memory import Memory
 
 UNDO_WINDOW_S = 600
+KEY_BYTES = 16
+FORMAT = 2  # 1: plain JSON (older versions), dropped when its window is over
 
 
 def undo_path(home: Path) -> Path:
     return Path(home) / FORGET_UNDO
 
 
-def save_undo(home: Path, item: Undoable, *, now: float | None = None) -> float:
-    """Write the undo file (replacing any older one); returns when it expires (epoch seconds)."""
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def save_undo(home: Path, item: Undoable, *, now: float | None = None) -> tuple[str, float]:
+    """Write the encrypted undo file (replacing any older one); returns (key, expiry in epoch s)."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
     now = time.time() if now is None else now
     expires = now + UNDO_WINDOW_S
-    data = {
-        "expires": expires,
-        "label": item.label,
-        "turns": [{"id": t.id, **t.to_record()} for t in item.turns],
-        "events": [e.to_dict() for e in item.events],
-        "plans": {str(k): v for k, v in item.plans.items()},
-    }
-    atomic_write_text(undo_path(home), json.dumps(data, ensure_ascii=False, default=str))
+    plain = json.dumps(
+        {
+            "label": item.label,
+            "turns": [{"id": t.id, **t.to_record()} for t in item.turns],
+            "events": [e.to_dict() for e in item.events],
+            "plans": {str(k): v for k, v in item.plans.items()},
+        },
+        ensure_ascii=False,
+        default=str,
+    ).encode("utf-8")
+    key = secrets.token_bytes(KEY_BYTES)
+    nonce = secrets.token_bytes(12)
+    sealed = AESGCM(key).encrypt(nonce, plain, _aad(expires))
+    record = {"format": FORMAT, "expires": expires, "nonce": _b64(nonce), "data": _b64(sealed)}
+    atomic_write_text(undo_path(home), json.dumps(record))
     os.chmod(undo_path(home), 0o600)
-    return expires
+    return _b64(key), expires
 
 
-def take_undo(home: Path, *, now: float | None = None) -> Undoable | None:
-    """The last forget still in its window (the file is removed either way), or None."""
+def _aad(expires: float) -> bytes:
+    return f"ibachat forget-undo {FORMAT} {expires!r}".encode("ascii")
+
+
+def take_undo(home: Path, key: str, *, now: float | None = None) -> Undoable:
+    """The last forget, opened with its key (the file is removed once opened or expired).
+
+    Raises IbachatError with one line when there is nothing to undo or the key does not fit.
+    """
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
     from ibachat.tui.undo import Undoable
     from memory.ledger import PreferenceEvent
     from memory.types import Turn
 
+    nothing = IbachatError("nothing to undo (the last forget was not --undoable, or is over 10 minutes old)")
     path = undo_path(home)
     try:
-        data = json.loads(path.read_text("utf-8"))
+        record = json.loads(path.read_text("utf-8"))
     except FileNotFoundError:
-        return None
+        raise nothing from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         path.unlink(missing_ok=True)
-        return None
-    path.unlink(missing_ok=True)
+        raise nothing from None
     now = time.time() if now is None else now
-    if not isinstance(data, dict) or float(data.get("expires", 0)) < now:
-        return None
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        path.unlink(missing_ok=True)  # an older version's plain copy: never restored, gone now
+        raise nothing
+    try:
+        expires = float(record["expires"])
+        nonce, sealed = _unb64(record["nonce"]), _unb64(record["data"])
+        raw_key = _unb64(key.strip())
+    except (KeyError, TypeError, ValueError):
+        raise IbachatError("that is not an undo key (it is the text after `--undo` in the forget's note)") from None
+    if expires < now:
+        path.unlink(missing_ok=True)
+        raise nothing
+    if len(raw_key) != KEY_BYTES:
+        raise IbachatError("that is not an undo key (it is the text after `--undo` in the forget's note)")
+    try:
+        data = json.loads(AESGCM(raw_key).decrypt(nonce, sealed, _aad(expires)))
+    except InvalidTag:
+        raise IbachatError("that key does not open the last forget's undo copy; nothing restored") from None
+    path.unlink(missing_ok=True)
     return Undoable(
         label=str(data.get("label", "")),
         at=0.0,
@@ -73,7 +126,7 @@ def take_undo(home: Path, *, now: float | None = None) -> Undoable | None:
 
 
 def restore(memory: Memory, item: Undoable) -> list[int]:
-    """Store the forgotten turns again (they get new ids) with their ledger events and plans."""
+    """Store the forgotten turns again (under their own ids) with their ledger events and plans."""
     from ibachat.tui.undo import UndoBuffer
 
     return UndoBuffer(memory)._restore_turns(item)
@@ -103,6 +156,13 @@ def scrub_history(path: Path, texts: list[str]) -> int:
         atomic_write_text(path, "".join("".join(e) for e in kept))
         os.chmod(path, 0o600)
     return dropped
+
+
+def scrub_home_history(home: Path, texts: list[str]) -> int:
+    """The forget hook of every front end (``Memory(forget_hooks=...)``): the REPL's line history."""
+    from ibachat.repl import HISTORY_FILE
+
+    return scrub_history(Path(home) / HISTORY_FILE, texts)
 
 
 def drop_titles(memory: Memory, sessions: set[str]) -> int:

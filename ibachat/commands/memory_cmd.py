@@ -10,7 +10,16 @@ from typing import Any
 
 import click
 
-from ibachat.commands.common import err_console, one_line, open_memory, out_console, printable, progress_bar
+from ibachat.commands.common import (
+    bring_indexes_up_to_date,
+    err_console,
+    one_line,
+    open_memory,
+    out_console,
+    printable,
+    progress_bar,
+    safe_json,
+)
 
 
 def _time(value: str | None) -> datetime | None:
@@ -59,7 +68,7 @@ def show(obj: dict[str, Any], session, role, source, since, until, limit, full, 
                 out.write(
                     ("," if n else "")
                     + "\n"
-                    + json.dumps({"id": turn.id, **turn.to_record()}, ensure_ascii=False)
+                    + safe_json({"id": turn.id, **turn.to_record()}, ensure_ascii=False)
                 )
                 out.flush() if n == 0 else None
             out.write("\n]\n")
@@ -97,14 +106,16 @@ def show(obj: dict[str, Any], session, role, source, since, until, limit, full, 
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) -> None:
-    """Search remembered turns (dense + BM25 fused); shows scores and why each matched."""
-    with open_memory(obj) as mem:
-        if len(mem.store) > 2000 and not mem.stats()["index"]["in_sync"]:
-            with progress_bar("updating indexes") as update:
-                mem._indexes(update)
+    """Search remembered turns (dense + BM25 fused); shows scores and why each matched.
+
+    Works beside another ibachat that is writing: it then searches what is committed.
+    """
+    with open_memory(obj, or_read=True) as mem:
+        bring_indexes_up_to_date(mem)
         hits = mem.search(query, k, mode=mode)
-        for problem in mem.index_damage:
-            err_console().print(f"index {problem}: rebuilt from the turn store", soft_wrap=True, markup=False)
+        if not mem.readonly:  # a reader beside a writer may catch an index mid-save: not damage
+            for problem in mem.index_damage:
+                err_console().print(f"index {problem}: rebuilt from the turn store", soft_wrap=True, markup=False)
         turns = {t.id: t for t in mem.get_many([h.id for h in hits])}
         if as_json:
             rows = [
@@ -112,7 +123,7 @@ def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) ->
                 for h in hits
                 if h.id in turns
             ]
-            click.echo(json.dumps(rows, ensure_ascii=False, default=str))
+            click.echo(safe_json(rows, ensure_ascii=False, default=str))
             return
         from rich.table import Table
         from rich.text import Text
@@ -147,27 +158,37 @@ def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) ->
 @click.option("--since", help="Forget turns at or after this time (with --until for a range).")
 @click.option("--until", help="Forget turns at or before this time.")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask (needed when stdin is not a terminal).")
-@click.option("--undo", is_flag=True, help="Restore what the last forget removed (within 10 minutes).")
-@click.option("--no-undo", "no_undo", is_flag=True, help="Keep no undo copy: gone at once.")
+@click.option(
+    "--undoable",
+    is_flag=True,
+    help="Keep an encrypted copy for 10 minutes; the key to restore it is printed once.",
+)
+@click.option("--undo", "undo_key", metavar="KEY", help="Restore the last --undoable forget with its key.")
+@click.option("--no-undo", "no_undo", is_flag=True, hidden=True, help="The default now: keep no copy.")
 @click.pass_obj
-def forget(obj: dict[str, Any], ids: tuple[int, ...], session, since, until, yes, undo, no_undo) -> None:
-    """Forget turns for real: store, indexes, caches, ledger, plans and line history."""
+def forget(
+    obj: dict[str, Any], ids: tuple[int, ...], session, since, until, yes, undoable, undo_key, no_undo
+) -> None:
+    """Forget turns for real: store, indexes, caches, ledger, plans and line history.
+
+    Nothing is kept to undo it unless you ask (--undoable): then the removed turns are kept
+    encrypted for 10 minutes, and `ibachat memory forget --undo KEY` restores them.
+    """
     from ibachat.commands import forgetting
 
-    if undo:
-        if ids or session or since or until:
-            raise click.UsageError("--undo takes no turns: it restores the last forget")
+    if undo_key is not None:
+        if ids or session or since or until or undoable:
+            raise click.UsageError("--undo takes only its key: it restores the last --undoable forget")
         with open_memory(obj) as mem:
-            item = forgetting.take_undo(mem.home)
-            if item is None:
-                raise click.ClickException(
-                    "nothing to undo (the last forget is over 10 minutes old, or none)"
-                )
+            item = forgetting.take_undo(mem.home, undo_key)
             new = forgetting.restore(mem, item)
         err_console().print(f"restored {len(new)} turn(s) as " + ", ".join(f"#{i}" for i in new))
         return
+    if undoable and no_undo:
+        raise click.UsageError("--undoable and --no-undo contradict each other")
     if not ids and not session and not since and not until:
         raise click.UsageError("say what to forget: turn ids, --session, or --since/--until")
+    lo, hi = _time(since), _time(until)
     with open_memory(obj) as mem:
         targets = set(ids)
         unknown = sorted(i for i in targets if i not in {t.id for t in mem.get_many(targets)})
@@ -176,28 +197,31 @@ def forget(obj: dict[str, Any], ids: tuple[int, ...], session, since, until, yes
                 "no turn " + ", ".join(f"#{i}" for i in unknown) + " (ibachat memory show lists them)"
             )
         if session or since or until:
-            targets |= {t.id for t in mem.iter_turns(session=session, since=_time(since), until=_time(until))}
+            targets |= {t.id for t in mem.iter_turns(session=session, since=lo, until=hi)}
         if not targets:
+            if mem.resumed_forget:
+                err_console().print("nothing more to forget")
+                return
             raise click.ClickException("no turn matches those filters; nothing forgotten")
         if not yes:
             if not sys.stdin.isatty():
                 raise click.UsageError(f"this would forget {len(targets)} turn(s); add --yes to confirm")
             if not click.confirm(f"Forget {len(targets)} turn(s) for good?", default=False, err=True):
                 raise click.ClickException("nothing forgotten")
-        from ibachat.repl import HISTORY_FILE
         from ibachat.tui.undo import UndoBuffer
 
+        forgetting.undo_path(mem.home).unlink(missing_ok=True)  # only the latest forget can be undone
         buffer = UndoBuffer(mem)
         removed = buffer.forget_turns(sorted(targets))
-        forgetting.scrub_history(mem.home / HISTORY_FILE, [t.text for t in removed])
         forgetting.drop_titles(mem, {t.session_id for t in removed})
         note = ""
-        if not no_undo and buffer._items:
-            until_at = forgetting.save_undo(mem.home, buffer._items[-1])
-            note = f"; `ibachat memory forget --undo` restores them until {datetime.fromtimestamp(until_at):%H:%M}"
-        else:
-            forgetting.undo_path(mem.home).unlink(missing_ok=True)
-        err_console().print(f"forgot {len(removed)} turn(s){note}")
+        if undoable and buffer._items:
+            key, until_at = forgetting.save_undo(mem.home, buffer._items[-1])
+            note = (
+                f"; until {datetime.fromtimestamp(until_at):%H:%M}, "
+                f"`ibachat memory forget --undo {key}` restores them (the key is not stored)"
+            )
+        err_console().print(f"forgot {len(removed)} turn(s){note}", soft_wrap=True)
 
 
 @memory.command("export")
@@ -229,28 +253,59 @@ def import_(obj: dict[str, Any], path: Path) -> None:
     Turns the store already holds (same session, role, time and text) are skipped, so a file
     can be imported again, e.g. after an interrupted run, which resumes from its embeddings.
     """
-    from ibachat.redact import redact
-    from memory.jsonl import read_import_file
+    from rich.text import Text
+
+    from ibachat.redact import redact, redact_value
+    from memory.jsonl import check_import_file, iter_import_file
 
     kinds: set[str] = set()
-    with progress_bar("importing") as update:
-        records = read_import_file(path, update)
-        for rec in records:
+
+    def redacted(update: Any) -> Any:
+        for rec in iter_import_file(path, update):
             rec["text"], found = redact(rec["text"])
             kinds.update(found)
-        with open_memory(obj) as mem:
-            result = mem.import_turns(records, update)
-            from ibachat.agent.ingest import catch_up
+            if rec.get("tool_call") is not None:
+                rec["tool_call"], found = redact_value(rec["tool_call"])
+                kinds.update(found)
+            yield rec
 
-            read = catch_up(mem)  # what the imported turns say about preferences, into the ledger
+    with progress_bar("checking") as update:
+        check_import_file(path, update)  # a bad line is refused before anything is written
+    with open_memory(obj) as mem, progress_bar("importing") as update:
+        result = mem.import_turns(redacted(update))
+        read = read_for_preferences(mem, update, total=result["imported"])
     if result["cached"] and result["imported"]:
         err_console().print(f"resumed: {result['cached']:,} turn(s) were already embedded")
     if kinds:
         err_console().print(f"redacted before storing: {', '.join(sorted(kinds))}")
     skipped = f", skipped {result['skipped']:,} already remembered" if result["skipped"] else ""
-    err_console().print(f"imported {result['imported']:,} turn(s) from {path}{skipped}")
+    err_console().print(Text(f"imported {result['imported']:,} turn(s) from {printable(str(path))}{skipped}"))
     if read:
         err_console().print(f"read {read:,} turn(s) for preferences: see `ibachat memory prefs`")
+
+
+def read_for_preferences(mem: Any, progress: Any = None, *, total: int = 0, batch: int = 500) -> int:
+    """What turns stored without it say about preferences, into the ledger (``agent.ingest``).
+
+    The turns above the ledger's watermark are read oldest first, a batch at a time, in
+    bounded memory (``TurnStore.iter_after``); returns how many were read.
+    """
+    from ibachat.agent.ingest import update_ledger
+
+    done = 0
+    pending: list[Any] = []
+    for turn in mem.store.iter_after(mem.ledger.watermark):
+        pending.append(turn)
+        if len(pending) >= batch:
+            update_ledger(mem, pending)
+            done += len(pending)
+            pending = []
+            if progress:
+                progress("reading for preferences", done, max(total, done))
+    if pending:
+        update_ledger(mem, pending)
+        done += len(pending)
+    return done
 
 
 @memory.command()
@@ -297,13 +352,17 @@ def repair(obj: dict[str, Any]) -> None:
     """Check every file; salvage every readable turn of a damaged segment, rebuild damaged indexes."""
     from rich.text import Text
 
+    from ibachat.commands.common import opening_notes
+    from ibachat.commands.forgetting import scrub_home_history
     from memory.memory import Memory
 
     with (
-        Memory.open(embedder=obj["config"].embedder, repair=True) as mem,
+        Memory.open(embedder=obj["config"].embedder, repair=True, forget_hooks=[scrub_home_history]) as mem,
         progress_bar("repairing") as update,
     ):
-        lines = mem.repair(update)
+        # what opening it already put right (an import's stage, a forget) is part of the repair
+        lines = [note for note in opening_notes(mem) if not note.startswith("warning:")]
+        lines += mem.repair(update)
     for line in lines:
         err_console().print(Text(line), soft_wrap=True)
     if not lines:
@@ -378,8 +437,8 @@ def prefs(obj: dict[str, Any], as_of: str | None, show_all: bool, as_json: bool)
             valid = f"{e.valid_from:%Y-%m-%d}" + (f" → {e.valid_until:%Y-%m-%d}" if e.valid_until else "")
             table.add_row(
                 Text(polarity_label(e.polarity), style="red" if e.polarity < 0 else "green"),
-                Text(e.dimension),
-                Text(e.value),
+                Text(printable(e.dimension)),
+                Text(printable(e.value)),
                 e.kind,
                 status(e),
                 valid,

@@ -96,10 +96,11 @@ def load_assistant(
     """Open the memory (writer lock), choose the chat model, load the embedder, indexes and model."""
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     from ibachat.assistant import Assistant
+    from ibachat.commands.forgetting import scrub_home_history
     from memory.memory import Memory
 
     progress("opening memory", 0.05)
-    memory = Memory.open(home, embedder=config.embedder)
+    memory = Memory.open(home, embedder=config.embedder, forget_hooks=[scrub_home_history])
     try:
         progress("choosing the chat model", 0.1)
         llm, banner = pick_model(config)

@@ -70,12 +70,12 @@ def test_proposals_are_approved_or_rejected_and_a_rejection_lands_in_the_ledger(
 
 def test_forget_last_and_undo(memory):
     shell = Shell(memory, ["Noted."])
-    shell("my bike lock code is 4417")
+    shell("my bike is the blue one by the gate")
     assert len(memory) == 2
     shell("/forget last")
     assert len(memory) == 0 and "forgot 2 turn(s)" in shell.err
     shell("/undo")
-    assert sorted(t.text for t in memory.iter_turns()) == ["Noted.", "my bike lock code is 4417"]
+    assert sorted(t.text for t in memory.iter_turns()) == ["Noted.", "my bike is the blue one by the gate"]
 
 
 def test_incognito_remembers_nothing_and_secrets_are_redacted(memory):
