@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import threading
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
@@ -31,6 +32,8 @@ from memory.types import parse_time
 KINDS = ("stated", "asked", "corrected", "rejected", "updated", "state", "chose", "claim", "ignored")
 SPEAKERS = ("user", "assistant", "tool")
 SCOPES = ("general", "one-off")
+# said of a person ("for:Idris") or a place that serves the user ("at:Saffron Lantern"): applies there only
+_SCOPED = re.compile(r"^(?:for|at):\S.{0,80}$", re.S)
 LOG_NAME = "events.jsonl"
 
 
@@ -64,7 +67,7 @@ class PreferenceEvent:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise BadInput(f"unknown preference kind {self.kind!r} (expected one of {', '.join(KINDS)})")
-        if self.scope not in SCOPES:
+        if self.scope not in SCOPES and not _SCOPED.match(self.scope):
             raise BadInput(f"unknown preference scope {self.scope!r}")
         self.evidence = tuple(int(t) for t in self.evidence)
         if not self.id:

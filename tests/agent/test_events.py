@@ -127,7 +127,7 @@ def test_only_the_users_words_count():
 
 def test_someone_elses_taste_is_not_the_users():
     (e,) = [e for e in events(("user", "My brother absolutely hates window seats.")) if e.value == "window"]
-    assert e.scope == "one-off" and e.reason == "about someone else"
+    assert e.scope == "for:brother" and e.reason == "about someone else"  # for him: applies when he is named
 
 
 @pytest.mark.parametrize(

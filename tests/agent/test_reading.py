@@ -216,7 +216,7 @@ CASES: tuple[Case, ...] = (
         "speaker",
         "Can you proofread this? 'Dear team, please note that I prefer formal emails and no emojis.'",
     ),
-    C("speaker", "My wife hates spicy food", W("food.spice", "medium", -1, scope="one-off")),
+    C("speaker", "My wife hates spicy food", W("food.spice", "medium", -1, scope="for:wife")),
     C("speaker", "We both love window seats", W("travel.seat", "window", 1)),
     C(
         "speaker",

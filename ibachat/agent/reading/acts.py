@@ -52,7 +52,7 @@ _NOT_A_VERB = frozenset(
     "while after before not no never nothing everything something anything everyone someone".split()
 )
 _FREQUENCY = re.compile(
-    r"\b(?:always|never|whenever|every\s+time|each\s+time|any\s*time|from\s+now\s+on|in\s+(?:the\s+)?future|"
+    r"\b(?:always|never|whenever|every\s+time|each\s+time|from\s+now\s+on|in\s+(?:the\s+)?future|"
     r"going\s+forward|by\s+default|as\s+a\s+rule|as\s+standard|in\s+general|generally|usually|every\s+single)\b",
     re.I,
 )
@@ -86,6 +86,7 @@ class Request:
     common: bool = True  # the object's head is a common noun ("a taxi"), not a name ("Marcus") or a pronoun
     places: tuple[tuple[str, str], ...] = ()  # (preposition, phrase): "to Brussels", "from The Milk Bar"
     media: tuple[str, ...] = ()  # what it is sent by: "by email", "via text"
+    venues: tuple[str, ...] = ()  # a named place that serves, after "from" / "at" ("from Saffron Lantern")
 
 
 @dataclass
@@ -242,7 +243,8 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
         head = next((t.lemma_.lower() for t in tokens[i:] if t.pos_ in ("NOUN", "PROPN")), "")
         first_noun = next((t for t in tokens[i:] if t.pos_ in ("NOUN", "PROPN")), None)
         common = first_noun is not None and first_noun.pos_ == "NOUN"
-        return "request", [Request(phrase, None, phrase, head, form, nouns, common)]
+        venues = _venues(tokens[i:])
+        return "request", [Request(phrase, None, phrase, head, form, nouns, common, venues=venues)]
     return "statement", []
 
 
@@ -303,7 +305,7 @@ def command_parse(clause: str, *, finite: bool = True):
         )
         for c in verb.children
     ) or any(
-        c.dep_ == "prep" and c.lower_ in ("from", "for", "to", "at")
+        c.dep_ == "prep" and c.lower_ in ("from", "for", "at")
         for c in [*verb.children, *(g for o in verb.children if o.dep_ == "dobj" for g in o.children)]
     )
     return (frame, 2) if plain_object else None
@@ -355,18 +357,34 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
     if verb.lemma_.lower() == "let" and any(c.lemma_.lower() == "know" for c in verb.subtree):
         lemma = "tell"  # "let Dana know that ...": telling someone
     places, media = _arguments(verb)
+    venues = _venues(verb.subtree)
     if head in _PRONOUNS or (not obj and any(c.lower_ in _PRONOUNS for c in verb.children)):
         # "A table outside at Café Azur would be lovely. Can you book it?", "We're out of bin bags. Order some more."
         earlier = _antecedent(sent)
         if earlier is not None:
             obj, head, common = earlier.text, earlier.root.lemma_.lower(), True
             nouns = (*nouns, *(t.lemma_.lower() for t in earlier if t.pos_ in ("NOUN", "PROPN")))
-    return [Request(_span(own).rstrip(" .!,"), lemma, obj, head, form, nouns, common, places, media)]
+    return [Request(_span(own).rstrip(" .!,"), lemma, obj, head, form, nouns, common, places, media, venues)]
 
 
 _PRONOUNS = frozenset({"it", "that", "this", "one", "them", "those", "these", "some", "more", "any"})
 _PLACE_PREPS = frozenset({"to", "from", "at", "in", "into", "near"})
 _MEDIUM_PREPS = frozenset({"by", "via", "over", "through"})
+
+
+def _venues(tokens) -> tuple[str, ...]:
+    """Names after "from" / "at" that are no city or country: the place that serves ("Saffron Lantern")."""
+    out = []
+    for tok in tokens:
+        if tok.dep_ == "prep" and tok.lower_ in ("from", "at"):
+            for pobj in tok.children:
+                if (
+                    pobj.dep_ == "pobj"
+                    and pobj.pos_ == "PROPN"
+                    and pobj.ent_type_ not in ("GPE", "LOC", "DATE", "TIME")
+                ):
+                    out.append(_span([t for t in pobj.subtree if t.i <= pobj.i or t.dep_ in ("case",)]))
+    return tuple(out)
 
 
 def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
@@ -384,7 +402,16 @@ def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
                 media.append(pobj.lemma_.lower())
             elif tok.lower_ in _PLACE_PREPS and not pobj.like_num and pobj.ent_type_ not in ("DATE", "TIME"):
                 if pobj.pos_ == "PROPN" or any(c.dep_ in ("det", "poss") for c in pobj.children):
-                    places.append((tok.lower_, _span(list(pobj.subtree))))
+                    cut = {
+                        t.i
+                        for c in pobj.children
+                        if c.dep_ in ("appos", "relcl", "acl", "punct", "cc", "conj")
+                        or (c.dep_ == "prep" and c.lower_ != "of" and c.i > pobj.i)  # "Luigi's | for dinner"
+                        for t in c.subtree
+                    }
+                    places.append(
+                        (tok.lower_, _span([t for t in pobj.subtree if t.i not in cut]).strip(" ,"))
+                    )
     return tuple(places), tuple(media)
 
 
@@ -571,6 +598,8 @@ def _elliptical(tokens: list, i: int) -> str | None:
     words = [t for t in tokens[i:] if t.is_alpha]
     if not any(t.pos_ in ("NOUN", "PROPN") for t in words):
         return None
+    if any(t.lower_ in ("no", "not", "nothing", "none", "without", "never") for t in words[:2]):
+        return None  # "no rich sauces please": a thing kept away, not a thing asked for
     please = next((k for k, t in enumerate(tokens) if k >= i and t.lower_ in ("please", "pls", "plz")), None)
     if (
         please is not None

@@ -30,11 +30,11 @@ from ibachat.agent.reading.facts import (
     with_changes,
 )
 from ibachat.agent.reading.lexicon import BY_DIMENSION, RECOVERY, RECOVERY_STATE, STATES, phrase_table
-from ibachat.agent.reading.open_events import open_events
+from ibachat.agent.reading.open_events import open_events, scope_in
 from ibachat.agent.reading.open_prefs import OPEN
 from ibachat.agent.reading.polarity import OTHER_SUBJECT, Mention, analyse, normalise, sentences
 from ibachat.agent.reading.replies import answer_to
-from ibachat.agent.reading.timeexpr import is_open_temporary, state_end, state_start
+from ibachat.agent.reading.timeexpr import is_open_temporary, open_days, state_end, state_start
 from memory.ledger import PreferenceEvent
 from memory.types import Turn
 
@@ -100,13 +100,32 @@ def clipped(turn: Turn) -> Turn:
 def task_events(task: str, now: datetime, tool: dict[str, Any] | None = None) -> list[PreferenceEvent]:
     """What the request itself asks for (applies now, whatever its scope)."""
     turn = Turn(0, "task", "user", task[:MAX_ANALYSED_CHARS], now)
-    events = _user_events(turn, None, tool_vocabulary(tool), "rules")
+    events = _leave_out_lists(_user_events(turn, None, tool_vocabulary(tool), "rules"), tool)
     events += [e for e in open_events(_unquoted(turn), "", "rules") if e.dimension == OPEN]
     return [
         with_changes(e, scope="general", evidence=(), reason="the task itself")
         for e in events
         if e.kind != "ignored"
     ]
+
+
+def _leave_out_lists(events: list[PreferenceEvent], tool: dict[str, Any] | None) -> list[PreferenceEvent]:
+    """A value named for a list of things to leave out ("exclude_topics") is wanted there only when the
+    words avoid it: "science news" wants science in the topics, not in the topics to exclude."""
+    if not tool:
+        return events
+    from ibachat.agent.alignment.schema_map import params
+
+    name = str(tool.get("name", ""))
+    leave_out = {f"{name}.{p.name}" for p in params(tool) if p.negative}
+    out = []
+    for e in events:
+        if e.dimension in leave_out:
+            if e.polarity >= 0:
+                continue
+            e = dataclasses.replace(e, polarity=1)  # "no politics": politics goes on the list to leave out
+        out.append(e)
+    return out
 
 
 def _previous(turn: Turn, earlier: list[Turn], context: Context | None) -> list[Turn]:
@@ -297,13 +316,16 @@ def _user_events(
         for m in found:
             if m.polarity is None and _fragment(sentence) and (replying or m.dimension in offered):
                 m.polarity, m.strength, m.tags = 1, 1, {"answer"}  # "No no, a small portion." to an offer
+            if m.polarity is None and question and asks_the_assistant(sentence):
+                m.polarity, m.strength, m.tags = 1, 2, m.tags | {"request"}  # "could your replies be brief?"
             if m.polarity is None or m.subject == "you":
                 continue
-            if question and not (m.tags & {"request", "conditional"} or _SELF_TRIGGER.search(sentence)):
-                continue
+            if question and not (asks_the_assistant(sentence) or m.tags & {"request", "conditional"}):
+                continue  # a question is never a wish ("what's a good breakfast for me?")
             mentions.append((m, sentence))
     for sentence in said:
-        out += numbers(turn, sentence, extractor)
+        if not sentence.endswith("?") or asks_the_assistant(sentence):
+            out += numbers(turn, sentence, extractor)
     out += facts(_unquoted(turn), extractor)  # casing kept, quotes out
     corrective = bool(CORRECTION.search(text)) or (assistant is not None and bool(DENY.search(text)))
     for m, sentence in mentions:
@@ -314,6 +336,18 @@ def _user_events(
     if assistant is not None:
         out = answer_to(assistant, a_text, turn, text, out, vocab, extractor)
     return out
+
+
+_ASKS_ASSISTANT = re.compile(
+    r"^(?:(?:ok|okay|so|and|also|oh|hey|please|pls|right|um|hmm)[,\s]+)*(?:please\s+)?"
+    r"(?:can|could|would|will|wo|ca)(?:n't)?\s+(?:you|u|your)\b"
+)
+
+
+def asks_the_assistant(sentence: str) -> bool:
+    """A question that is a request of the assistant's own behaviour ("could your replies be brief?",
+    "can you make it decaf?"): the one kind of question that says what the user wants."""
+    return bool(_ASKS_ASSISTANT.match(sentence.strip().lower()))
 
 
 def _fragment(sentence: str) -> bool:
@@ -422,10 +456,20 @@ def _mention_events(
     end, _ = state_end(sentence, turn.time)
     if end is not None or is_open_temporary(sentence) or window is not None:
         start = window[0] if window is not None and end is None else state_start(sentence, turn.time)
-        until = end or (window[1] if window else start + timedelta(days=OPEN_STATE_DAYS))
+        until = end or (window[1] if window else start + timedelta(days=open_days(sentence)))
         kind = "state" if kind in ("stated", "updated", "asked") else kind
-    named = for_someone(_original_sentence(turn.text, sentence))
-    scope = "one-off" if ONE_OFF.search(sentence) or m.subject == "other" or named else "general"
+    raw = _original_sentence(turn.text, sentence)
+    named = for_someone(raw)
+    about = scope_in(turn.text, sentence)
+    about = "" if about == "general" else about
+    scope = (
+        "one-off" if ONE_OFF.search(sentence) or (m.subject == "other" and not about) or named else "general"
+    )
+    scope = (
+        about
+        if about and scope == "general" or (about.startswith("for:") and m.subject == "other")
+        else scope
+    )
     reason = "about someone else" if m.subject == "other" else ""
     base = dict(
         polarity=pol,
@@ -452,7 +496,10 @@ def _states(
     out: list[PreferenceEvent] = []
     window: tuple[datetime, datetime] | None = None
     for sentence in sentences(text):
-        if RECOVERY.search(sentence):
+        rec = RECOVERY.search(sentence)
+        if rec and not re.search(
+            r"\b(?:after|once|when|until|till|before|if)\s+(?:\w+\s+){0,3}$", sentence[: rec.start()]
+        ):
             name = next((n for n, pat in RECOVERY_STATE if re.search(pat, sentence)), "any")
             out.append(
                 event(

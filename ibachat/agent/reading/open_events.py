@@ -17,13 +17,15 @@ import re
 from datetime import timedelta
 from typing import Any
 
+from ibachat.agent.reading.about import has_subject, scope_of
+from ibachat.agent.reading.check import checked, kept_away, taken_back
 from ibachat.agent.reading.clauses import normalise, own_words, sentences
 from ibachat.agent.reading.complaints import COMPLAINT_DIM, complaints
 from ibachat.agent.reading.cues import CORRECTION, UPDATE
 from ibachat.agent.reading.lexicon import STATES
 from ibachat.agent.reading.open_prefs import NUMBER_DIM, OPEN, read_open, stance_cues
 from ibachat.agent.reading.quantities import quantities
-from ibachat.agent.reading.timeexpr import is_open_temporary, state_end
+from ibachat.agent.reading.timeexpr import is_open_temporary, open_days, state_end
 from memory.ledger import PreferenceEvent
 from memory.types import Turn
 
@@ -76,20 +78,74 @@ def _state_until(sentence: str, when: Any) -> Any:
 _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "few": 3, "couple": 2}
 
 
+def _the_state_itself(p: Any) -> bool:
+    """A phrase that describes the user's passing state ("hobbling round on crutches is a nightmare"):
+    a complaint about how things are, not a choice to keep away from."""
+    for state in STATES:
+        hit = re.search(state.trigger, p.sentence)
+        if hit and re.search(state.trigger, p.phrase):
+            return True
+    return False
+
+
+def _kept_away(prefs: list, raw: str) -> list:
+    """ "No X" wishes the cue tables did not find, one per thing ("no running and no cycling")."""
+    from ibachat.agent.reading.open_prefs import OpenPref
+
+    have = {p.phrase for p in prefs}
+    out = []
+    for sentence in sentences(own_words(normalise(raw))):
+        for thing in kept_away(sentence):
+            if not any(thing in h or h in thing for h in have):
+                out.append(OpenPref(thing, -1, 2, sentence, "cue", tags={"cue=no"}))
+                have.add(thing)
+        for thing in taken_back(sentence):  # "fish is back on the menu": wanted again, an update
+            if not any(thing in h or h in thing for h in have):
+                out.append(OpenPref(thing, 1, 2, sentence, "cue", tags={"cue=back", "update"}))
+                have.add(thing)
+    return out
+
+
+def scope_in(raw: str, sentence: str) -> str:
+    """Whom or where the sentence is about (``reading/about.py``), read in the turn's own casing; a
+    fragment with no subject of its own ("no tahini, no sesame") goes on about what the one before was."""
+    said = sentences(raw.replace("\n", " "))
+    own = raw_sentence(raw, sentence)
+    found = scope_of(own)
+    if found or own not in said:
+        return found or "general"
+    i = said.index(own)
+    if i and not has_subject(own):
+        return scope_of(said[i - 1]) or "general"
+    return "general"
+
+
+def raw_sentence(raw: str, normalised: str) -> str:
+    """The sentence of ``raw`` whose normalised form is ``normalised`` (the whole text when none is)."""
+    for s in sentences(raw.replace("\n", " ")):
+        if normalise(s) == normalised or normalised.startswith(normalise(s)[:40] or "\0"):
+            return s
+    return raw[:600]
+
+
 def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> list[PreferenceEvent]:
     """Ledger events for the open preferences of one user turn (dimension ``open``, value = the phrase)."""
     if turn.role != "user" or not turn.text.strip():
         return []
-    prefs = read_open(turn.text[:8000], assistant_text[:4000])
+    prefs = [
+        p for p in checked(read_open(turn.text[:8000], assistant_text[:4000])) if not _the_state_itself(p)
+    ]
+    prefs += _kept_away(prefs, turn.text[:8000])
     said = normalise(turn.text[:2000])
     kind_all = "corrected" if CORRECTION.search(said) else "updated" if UPDATE.search(said) else "stated"
     out = []
     whole_end, _ = state_end(said, turn.time)
     for p in prefs:
-        kind = _KIND.get(p.how, kind_all)
+        changed = any("update" in q.tags for q in prefs)  # "fish is back ... still no meat": one update
+        kind = "updated" if changed and p.how == "cue" else _KIND.get(p.how, kind_all)
         until = _state_until(p.sentence, turn.time)
         if until is None and is_open_temporary(p.sentence):
-            until = turn.time + timedelta(days=OPEN_STATE_DAYS)
+            until = turn.time + timedelta(days=open_days(p.sentence))
         if until is None and _STATE_SENTENCE.search(p.sentence):
             until = whole_end or turn.time + timedelta(days=OPEN_STATE_DAYS)
         if until is not None and until <= turn.time:
@@ -113,9 +169,14 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
                 extractor=extractor,
                 subject=p.sentence[:200],
                 reason=reason,
+                scope=scope_in(turn.text, p.sentence),
             )
         )
     for sentence in sentences(own_words(said)):
+        if sentence.endswith("?") and not re.match(
+            r"^(?:\w+[,\s]+)*?(?:can|could|would|will)\s+(?:you|your)\b", sentence
+        ):
+            continue  # a question states no amount or complaint of the user's
         for c in complaints(sentence):  # "the ping came too late": an outcome's amount was off
             out.append(
                 PreferenceEvent(
@@ -134,7 +195,10 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
             )
         stance = bool(stance_cues(sentence)) or bool(_ASKS.search(sentence))
         avoided = [p.phrase for p in prefs if p.polarity < 0 and p.sentence == sentence]
-        for q in quantities(sentence):
+        amounts = quantities(sentence)
+        for q in amounts:
+            if q.op == "=" and any(o.unit == q.unit and o.op == "=" for o in amounts[amounts.index(q) + 1 :]):
+                continue  # "a 5 minute alert is useless, give me half an hour": the later amount replaces it
             if q.op == "=" and not stance:
                 continue  # "convert 150 euros" is a question about an amount, not a wish for one
             if any(q.span in phrase for phrase in avoided):  # "not ... more than two hours": at most two
@@ -153,6 +217,7 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
                     extractor=extractor,
                     subject=sentence[:200],
                     reason=f"amount: {q.span}",
+                    scope=scope_in(turn.text, sentence),
                 )
             )
     return out

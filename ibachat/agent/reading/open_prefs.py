@@ -373,7 +373,10 @@ def read_clause(clause: str, sentence: str) -> list[OpenPref]:
                 "",
                 prefix.strip(),
             )
-        out += _split_contrast(thing, pol, strength, sentence, "cue")
+        found = _split_contrast(thing, pol, strength, sentence, "cue")
+        for p in found:  # the cue's words, for the parse to check (``reading/check.py``)
+            p.tags.add(f"cue={clause[start:end].strip()}")
+        out += found
     if not cues:
         pm = _PREDICATE.match(clause)
         if pm:
@@ -504,6 +507,11 @@ def _picked(user_text: str, options: list[str]) -> int | None:
     return None
 
 
+_ASKS_ASSISTANT = re.compile(
+    r"^(?:(?:ok|okay|so|and|also|oh|hey|please|right|um|hmm)[,\s]+)*(?:please\s+)?(?:can|could|would|will|wo|ca)(?:n't)?\s+(?:you|u|your)\b"
+)
+
+
 def read_open(text: str, assistant_text: str = "") -> list[OpenPref]:
     """Every open preference in a user's message (``assistant_text``: what the assistant said just before)."""
     said = own_words(normalise(_unwrapped(text)))
@@ -519,8 +527,8 @@ def read_open(text: str, assistant_text: str = "") -> list[OpenPref]:
                 if i != pick
             ]
     for sentence in sentences(said):
-        if sentence.endswith("?") and not re.match(r"^(?:i|we)\b", sentence):
-            continue
+        if sentence.endswith("?") and not _ASKS_ASSISTANT.match(sentence):
+            continue  # a question is never a wish; a request of the assistant in question form is
         for _, clause in clauses(sentence):
             out += read_clause(clause, sentence)
         if any(p.sentence == sentence for p in out):

@@ -22,12 +22,13 @@ _WORDS = {
 }  # fmt: skip
 _NUM = r"(?:\d+(?:[.,]\d+)?|" + "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=True)) + r")"
 _DURATION = re.compile(
-    rf"(?P<n>{_NUM}|half an?|half|a quarter of an?|quarter of an?)[\s-]*(?P<u>minutes?|mins?|hours?|hrs?|h\b|days?|weeks?)"
+    rf"(?P<n>three quarters of an?|{_NUM}|half an?|half|a quarter of an?|quarter of an?)[\s-]*(?P<u>minutes?|mins?|hours?|hrs?|h\b|days?|weeks?)"
     r"(?:\s+and\s+a\s+half)?"
 )
 _CLOCK = re.compile(r"(?P<n>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.|o'clock)?")
 _MONEY = re.compile(
-    r"(?P<cur>[$€£¥])\s?(?P<n>\d+(?:[.,]\d+)?)|(?P<n2>\d+(?:[.,]\d+)?)\s?(?P<cur2>dollars|bucks|euros?|pounds|quid|usd|eur|gbp)"
+    r"(?P<cur>[$€£¥])\s?(?P<n>\d+(?:[.,]\d+)?)|"
+    rf"\b(?P<n2>\d+(?:[.,]\d+)?|{_NUM})\s?(?P<cur2>dollars|bucks|euros?|pounds|quid|usd|eur|gbp)\b"
 )
 _COUNT = re.compile(
     rf"(?P<n>{_NUM})\s+(?P<u>people|persons|guests|adults|kids|children|passengers|travellers|travelers|seats|tickets|"
@@ -47,7 +48,8 @@ _UPPER = re.compile(
 )
 _AFTER_LOWER = re.compile(r"^\s*(?:or (?:more|later|above|over)|\+|and up|minimum|at least|plus)\b")
 _AFTER_UPPER = re.compile(
-    r"^\s*(?:or (?:less|earlier|under|fewer|below|cheaper)|max(?:imum)?|tops|at most|or so)\b"
+    r"^\s*(?:or (?:less|earlier|under|fewer|below|cheaper)|max(?:imum)?|tops|at most|or so|"
+    r"(?:(?:a|per|each|an?) \w+ )?(?:is|'s|as) (?:my|our|the) (?:ceiling|limit|max(?:imum)?|cap|upper limit|top))\b"
 )
 _TIME_CONTEXT = re.compile(
     r"\b(?:after|before|from|until|till|by|at|no earlier than|no later than|starting|start|begin|morning|mornings|"
@@ -66,6 +68,8 @@ class Quantity:
 
 def _number(word: str) -> float | None:
     w = word.strip().lower()
+    if w.startswith("three quarters"):
+        return 0.75
     if w.startswith("half"):
         return 0.5
     if w.startswith(("a quarter", "quarter")):
@@ -85,7 +89,7 @@ _NEGATED = re.compile(
 
 def _op(text: str, start: int, end: int, default: str = "=") -> str:
     before = text[max(0, start - 22) : start]
-    after = text[end : end + 16]
+    after = text[end : end + 32]
     lower, upper = _LOWER.search(before), _UPPER.search(before)
     if lower and upper:  # "no later than" holds "later than": the longer phrase says it
         lower, upper = (lower, None) if lower.start() < upper.start() else (None, upper)

@@ -70,7 +70,8 @@ _UNTIL = re.compile(
 )
 _OPEN_TEMP = re.compile(
     r"\b(?:for now|for the time being|temporarily|at the moment|right now|currently|these next few days|"
-    r"for a while|for a bit|until further notice|short[- ]term|for the moment)\b"
+    r"for a while|for a (?:good|long|little) while|for quite a while|for some time|for a bit|until further notice|"
+    r"short[- ]term|for the moment)\b"
 )
 _FUTURE = re.compile(
     r"\b(?:will|'ll|going to|gonna|getting|having|scheduled|booked|planned|about to|next|upcoming|tomorrow|coming up)\b"
@@ -202,6 +203,18 @@ def state_end(text: str, anchor: datetime) -> tuple[datetime | None, str]:
         month = _month_index(m[1])
         return _date_in_month(anchor, month, 16), m.group(0)
     return None, ""
+
+
+_A_WHILE = re.compile(
+    r"\bfor (?:quite |a good |a long |a little )?(?:a )?(?:good |long )?while\b|\bfor some time\b"
+)
+OPEN_WEEKS_DAYS = 28  # "for a (good) while": weeks, not a day (four of them: the user can say when it ends)
+OPEN_DAYS = 7  # "for now", "at the moment", "for a bit": a week
+
+
+def open_days(text: str) -> int:
+    """How long a state said without an end lasts: four weeks for "a while", else a week."""
+    return OPEN_WEEKS_DAYS if _A_WHILE.search(text.lower()) else OPEN_DAYS
 
 
 def is_open_temporary(text: str) -> bool:

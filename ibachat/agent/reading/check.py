@@ -1,0 +1,234 @@
+"""The dependency parse checks what the cue tables read as a preference: what is kept is a thing wanted.
+
+``open_prefs`` finds stance cues and takes the words around them; the parse of the sentence then
+decides what those words are:
+
+- a cue word used as something else is no cue: "tastes *like* soap to me" (a preposition, not the verb
+  "like"), "first proper *go* with you" (a noun);
+- a phrase is cut where a new clause starts: "dill, it tastes like soap" is "dill";
+- what is left must name a thing: a noun, an adjective or a gerund; not a pronoun, a bare verb ("I just
+  want to moan"), a story ("watched Paddington last night, way better") or a place word ("round here");
+- a request to the assistant is not a standing wish ("order from Saffron Lantern please: the momo"):
+  what it asked for is read when the call runs, as a past call.
+
+The word lists here are closed classes (pronouns, prepositions); every other decision is the parse's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ibachat.agent.reading.open_prefs import OpenPref
+
+_PRONOUNS = frozenset(
+    "it its this that these those them they one ones me you us him her there here round around".split()
+)
+_KEEP_HOW = frozenset({"choice", "passed-over", "declined"})  # read from an offer, not from a cue
+
+
+def checked(prefs: list[OpenPref]) -> list[OpenPref]:
+    """The preferences the parse of their sentences confirms, trimmed to the thing they are about."""
+    from ibachat.agent.reading.acts import read_act
+    from ibachat.agent.reading.parse import parse
+
+    out: list[OpenPref] = []
+    kept: dict[str, list[str]] = {}  # sentence -> the phrases kept there (a core must lie inside one)
+    for p in sorted(prefs, key=lambda p: "core" in p.tags):
+        if p.how in _KEEP_HOW or not p.sentence:
+            out.append(p)
+            continue
+        doc = parse(p.sentence)
+        at = p.sentence.find(p.phrase)
+        if at < 0:
+            out.append(p)
+            continue
+        span = doc.char_span(at, at + len(p.phrase), alignment_mode="expand")
+        if span is None:
+            out.append(p)
+            continue
+        if _false_cue(p, doc, at):
+            continue
+        if _asks_now(p, read_act(p.sentence), at):
+            continue
+        cue = next((t[4:] for t in p.tags if t.startswith("cue=")), "")
+        after = (
+            bool(cue) and p.sentence.find(cue, at) >= at + len(p.phrase) - 1
+        )  # "..., so no rich sauces please"
+        tokens = _last_clause(list(span)) if after else _first_clause(list(span))
+        if not tokens or not _names_a_thing(tokens):
+            continue
+        phrase = doc.text[tokens[0].idx : tokens[-1].idx + len(tokens[-1].text)].strip(" ,.;:")
+        if "core" in p.tags and not any(phrase in k for k in kept.get(p.sentence, [])):
+            continue  # the core of a phrase the parse cut short ("soap to me" of "dill, it tastes like soap")
+        kept.setdefault(p.sentence, []).append(phrase)
+        out.append(p if phrase == p.phrase else dataclasses.replace(p, phrase=phrase))
+        for part in _parts(tokens):  # "high up and as far from the lifts": two wishes, each its own
+            out.append(dataclasses.replace(p, phrase=part, tags=p.tags | {"core"}))
+    return out
+
+
+def _parts(tokens: list) -> list[str]:
+    """The sides of an "and" / "or" that joins two things in one phrase, when each names something."""
+    cuts = [i for i, t in enumerate(tokens) if t.pos_ == "CCONJ" and 0 < i < len(tokens) - 1]
+    if len(cuts) != 1:
+        return []
+    left, right = tokens[: cuts[0]], tokens[cuts[0] + 1 :]
+    if left[-1].dep_ in ("compound", "amod", "nmod") or left[-1].head.i > right[0].i:
+        return []  # "salt and vinegar crisps": two modifiers of one thing
+    if len(left) == 1 and left[0].pos_ == "NOUN" and len(right) >= 2 and right[-1].pos_ == "NOUN":
+        return []  # the same, as the small parser often reads it ("salt" and "vinegar crisps")
+    sides = [
+        s for s in (left, right) if s and any(t.pos_ in ("NOUN", "PROPN", "ADJ", "ADV", "VERB") for t in s)
+    ]
+    if len(sides) != 2:
+        return []
+    doc = tokens[0].doc
+    return [doc.text[s[0].idx : s[-1].idx + len(s[-1].text)].strip(" ,") for s in sides]
+
+
+def _false_cue(p: OpenPref, doc, at: int) -> bool:
+    """The cue's own word is not used as a stance here ("tastes like soap", "a first proper go")."""
+    cue = next((t[4:] for t in p.tags if t.startswith("cue=")), "")
+    if not cue:
+        return False
+    first = cue.split()[0]
+    where = (
+        p.sentence.rfind(cue, 0, at + 1) if p.sentence.rfind(cue, 0, at + 1) >= 0 else p.sentence.find(cue)
+    )
+    if where < 0:
+        return False
+    token = next((t for t in doc if t.idx >= where and t.lower_ == first), None)
+    if token is None:
+        return False
+    return token.pos_ in ("ADP", "NOUN", "PROPN", "SCONJ") or (first == "like" and token.tag_ == "IN")
+
+
+def _asks_now(p: OpenPref, act, at: int) -> bool:
+    """The sentence is a request to the assistant (a command, "can you ...", "let's ..."): what it asks
+    for is this once, not a standing wish."""
+    return any(r.form in ("imperative", "modal", "lets", "elliptical") for r in act.requests)
+
+
+def _first_clause(tokens: list) -> list:
+    """The phrase up to where a new clause or a list of something else starts."""
+    kept = []
+    for i, t in enumerate(tokens):
+        new_subject = t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON"
+        if i and (
+            t.text in (",", ";", ":", "—", "-")
+            or new_subject
+            or t.dep_ == "mark"
+            or t.tag_ in ("VBD", "VBZ", "VBP", "MD")
+        ):
+            break
+        kept.append(t)
+    while kept and (kept[-1].is_punct or kept[-1].pos_ in ("CCONJ", "ADP", "DET", "PART")):
+        kept.pop()
+    while kept and kept[0].pos_ in ("CCONJ", "PUNCT"):
+        kept.pop(0)
+    return kept
+
+
+def _last_clause(tokens: list) -> list:
+    """The phrase from where its last clause starts (a cue after it speaks of what is nearest)."""
+    start = 0
+    for i, t in enumerate(tokens):
+        if (
+            t.text in (",", ";", ":")
+            or t.lower_ in ("so", "but", "and", "because")
+            and t.dep_ in ("cc", "advmod", "mark")
+        ):
+            start = i + 1
+    rest = tokens[start:]
+    while rest and rest[0].lower_ in ("no", "not", "nothing", "never", "without"):
+        rest = rest[1:]  # the negation is the polarity's business, the thing is what follows
+    return _first_clause(rest)
+
+
+def _names_a_thing(tokens: list) -> bool:
+    """A noun, an adjective or a gerund, and not led by a pronoun ("it hot", "soap to me")."""
+    if tokens[0].lower_ in _PRONOUNS or tokens[0].pos_ == "ADP":
+        return False
+    if any(t.tag_ in ("VBD", "VBZ", "VBP") for t in tokens):
+        return False  # a story of what happened, not a thing wanted
+    things = [
+        t
+        for t in tokens
+        if t.pos_ in ("NOUN", "PROPN") or (t.tag_ == "VBG" and not any(c.dep_ == "aux" for c in t.children))
+    ]  # "was wrecking" is a verb in progress, "cycling" a thing
+    if things:
+        return True
+    # no noun: only a lone quality ("crunchy", "spicy") says what is wanted; "first proper" does not
+    return len(tokens) == 1 and tokens[0].pos_ == "ADJ"
+
+
+# "no problem", "no idea": "no" with these nouns says nothing about what is wanted (a closed class of idioms)
+_NO_IDIOMS = frozenset(
+    "problem problems worries worry idea way doubt thanks clue chance wonder point rush pressure need matter "
+    "offence offense joke kidding comment rest time one longer more less thing things sense hurry".split()
+)
+
+
+def kept_away(sentence: str) -> list[str]:
+    """What a sentence says must be kept away, as "no X" / "nothing with X" ("no running and no cycling",
+    "no tahini, no sesame", "nothing with dill though"), read from the parse: the noun or gerund a "no"
+    determines, and what is coordinated with it."""
+    from ibachat.agent.reading.parse import parse
+
+    if sentence.rstrip().endswith("?"):
+        return []
+    doc = parse(sentence)
+    out: list[str] = []
+    for tok in doc:
+        head = None
+        if (
+            tok.lower_ == "no"
+            and tok.dep_ == "det"
+            and (tok.head.pos_ in ("NOUN", "PROPN") or tok.head.tag_ == "VBG")
+        ):
+            head = tok.head
+        elif tok.lower_ == "nothing":
+            prep = next((c for c in tok.children if c.dep_ == "prep" and c.lower_ == "with"), None)
+            head = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep is not None else None
+        if head is None or head.lemma_.lower() in _NO_IDIOMS:
+            continue
+        also = [
+            c
+            for c in head.conjuncts
+            if (c.pos_ in ("NOUN", "PROPN") or c.tag_ == "VBG")
+            and not any(
+                g.dep_ in ("aux", "nsubj", "nsubjpass") for g in c.children
+            )  # not a clause of its own
+        ]
+        for thing in [head, *also]:
+            words = [t for t in thing.subtree if t.dep_ in ("compound", "amod") and t.i < thing.i] + [thing]
+            phrase = " ".join(t.text for t in sorted(words, key=lambda t: t.i))
+            if phrase not in out and thing.lemma_.lower() not in _NO_IDIOMS:
+                out.append(phrase)
+    return out
+
+
+def taken_back(sentence: str) -> list[str]:
+    """What a sentence says is back in the user's life: "fish is back on the menu", "I'm eating fish
+    again" (a resumed taste, from the parse: the subject of "be back", the object of a verb with "again")."""
+    from ibachat.agent.reading.parse import parse
+
+    if sentence.rstrip().endswith("?"):
+        return []
+    doc = parse(sentence)
+    out: list[str] = []
+    for tok in doc:
+        if tok.lower_ == "back" and tok.head.lemma_ == "be":
+            subj = [c for c in tok.head.children if c.dep_ == "nsubj" and c.pos_ in ("NOUN", "PROPN")]
+            out += [s.text for s in subj]
+        if (
+            tok.lower_ == "again"
+            and tok.head.pos_ == "VERB"
+            and not any(c.dep_ == "neg" for c in tok.head.children)
+        ):
+            subj = [c for c in tok.head.children if c.dep_ == "nsubj"]
+            if subj and subj[0].lower_ in ("i", "we"):
+                out += [c.text for c in tok.head.children if c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN")]
+    return list(dict.fromkeys(out))
