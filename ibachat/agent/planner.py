@@ -34,6 +34,7 @@ from ibachat.agent.execution.action import (
 from ibachat.agent.execution.execute import call_tool, unasked, write_text
 from ibachat.agent.execution.router import Route
 from ibachat.agent.execution.router import route as route_message
+from ibachat.agent.reading.about import applies_to
 from ibachat.agent.reading.events import extract_events, task_events
 from ibachat.agent.reading.lexicon import ATTRIBUTES, BY_DIMENSION
 from ibachat.agent.types import Evidence, PlannerCounters, ToolCall
@@ -204,6 +205,7 @@ class Planner:
             if ledger is not None and stored:
                 superseded = {e.id for e in stored if ledger.is_superseded(e, now)}
             events = list({e.id: e for e in stored + found + asked}.values())
+        events = in_reach(events, task)
         counters.timings_ms["align_ms"] = (time.perf_counter() - t0) * 1000
         plan = build_plan(
             task,
@@ -244,7 +246,9 @@ class Planner:
         names = {p.name for p in params(tool)} if tool else set()
         out = []
         for e in ledger.all():
-            if e.valid_from > now or e.dimension.split(".")[0] == "open":
+            if e.valid_from > now:
+                continue
+            if e.dimension.split(".")[0] == "open" and not _standing_change(e, now):
                 continue  # open phrases come from the evidence retrieved for this task
             head, _, tail = e.dimension.partition(".")
             if (
@@ -253,6 +257,7 @@ class Planner:
                 or head in ("state", "injection", "price", "text")
                 or tail in names
                 or "." in e.dimension
+                or e.dimension == "open"
             ):
                 out.append(e)
         return out
@@ -414,6 +419,29 @@ def meaning_of(memory: Any) -> Callable[[list[str]], Any] | None:
     embedder = getattr(memory, "_embedder", None) or getattr(memory, "embedder", None)
     model = str(getattr(embedder, "model_id", "") or getattr(memory, "_embedder_spec", "") or "")
     return None if model.startswith("hash") else embed
+
+
+def _standing_change(e: PreferenceEvent, now: datetime) -> bool:
+    """An open event every plan hears, retrieved or not: an update or correction the user made ("I eat fish
+    again"), an amount they set, and a state that holds now ("no running for a good while")."""
+    if e.kind in ("updated", "corrected") and e.polarity != 0:
+        return True
+    if e.dimension == "open.number":  # an amount is a standing bound ("£140 a night is my ceiling")
+        return True
+    return e.kind == "state" and e.valid_until is not None and now < e.valid_until
+
+
+def in_reach(events: list[PreferenceEvent], task: str) -> list[PreferenceEvent]:
+    """The events whose scope this request reaches: one said of a person or a place counts only when the
+    request names them (``reading/about.py``); it then counts as the user's own."""
+    out = []
+    for e in events:
+        if e.scope.startswith(("for:", "at:")):
+            if applies_to(e.scope, task):
+                out.append(copy_event(e, scope="general", reason=f"{e.reason}; {e.scope}".strip("; ")))
+            continue
+        out.append(e)
+    return out
 
 
 def _pasted(turns: list[Turn], title: str) -> list[str]:

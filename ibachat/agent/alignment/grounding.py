@@ -122,6 +122,15 @@ class Ranking:
     top: list[tuple[str, float]]  # the wishes that moved the best value most: (phrase, contribution)
 
 
+def defined(label: str) -> str:
+    """A value with what it means when the glossary knows ("pescatarian (eats fish and seafood, but no
+    meat)"), so that the meaning of what the user said meets it (``data/glossary.json``)."""
+    from ibachat.agent.data import load
+
+    meaning = load("glossary")["terms"].get(label.lower().strip())
+    return f"{label} ({meaning})" if meaning else label
+
+
 def rank(
     values: Sequence[str],
     wishes: Sequence[Wish],
@@ -134,7 +143,7 @@ def rank(
     n = len(values)
     if n == 0 or not wishes:
         return Ranking(np.zeros(n), 0.0, [])
-    vals = [str(v).replace("_", " ") for v in values]
+    vals = [defined(str(v).replace("_", " ")) for v in values]
     negs = [negated_words(v) for v in vals]
     phrases = [w.phrase for w in wishes]
     sentences = [w.sentence or w.phrase for w in wishes]
@@ -320,7 +329,7 @@ def bearing(
 ) -> list[Wish]:
     """The wishes that bear on a parameter: close in meaning to its name, description or values
     (``about`` empty: to its values only)."""
-    texts = ([about] if about else []) + [str(v).replace("_", " ") for v in labels[:40]]
+    texts = ([about] if about else []) + [defined(str(v).replace("_", " ")) for v in labels[:40]]
     if not texts or not wishes:
         return []
     mat = embed(texts + [w.phrase for w in wishes])

@@ -24,6 +24,7 @@ from ibachat.agent.alignment.grounding import (
     choose_bool,
     choose_enum,
     content_wishes,
+    defined,
     evidence_of,
     open_wishes,
     param_text,
@@ -32,6 +33,7 @@ from ibachat.agent.alignment.grounding import (
     unit,
 )
 from ibachat.agent.alignment.schema_map import bindings, params
+from ibachat.agent.alignment.scope import in_scope
 from ibachat.agent.reading.lexicon import BY_DIMENSION
 from ibachat.agent.reading.open_prefs import NUMBER_DIM
 from ibachat.agent.reading.quantities import quantities
@@ -42,7 +44,7 @@ MAX_TEXT_WISHES = 4
 BOUND_MIN_SIM = 0.25
 TEXT_MIN_SIM = 0.3
 HABIT_AGAINST = 0.06  # later words must put the habit's own value this far below the average
-HABIT_BEAR_MIN_SIM = 0.5  # and be about one of the values this closely
+HABIT_BEAR_MIN_SIM = 0.45  # and be about one of the values (as the glossary defines them) this closely
 
 
 def _embedder(embed: Embed) -> Embed:
@@ -71,9 +73,19 @@ def ground_tool(
     embed = _embedder(embed)
     _spans(plan, tool, embed, task)
     avoiding = frozenset(d for d, a in BY_DIMENSION.items() if {"exclude", "allergy"} & set(a.aliases))
-    wishes: list[Wish] = settle(open_wishes(events, now), embed) + content_wishes(content, labels, avoiding)
+    said = settle(open_wishes(events, now), embed)
+    # a wish said about another activity, or about the assistant's replies, is not this tool's
+    # (the wish's own words or the sentence it was said in: a pick of "the wine cellar" says it in the phrase)
+    scoped = in_scope([w.sentence for w in said] + [w.phrase for w in said], tool, embed)
+    said = [w for w, a, b in zip(said, scoped[: len(said)], scoped[len(said) :]) if a or b]
+    known = content_wishes(
+        content, labels, avoiding
+    )  # the lexicon's, said of something too ("length: short")
+    known = [w for w, ok in zip(known, in_scope([w.sentence for w in known], tool, embed)) if ok]
+    wishes: list[Wish] = said + known
     if not wishes:
         return
+    owner = _owners(tool, wishes, embed)
     overridden = _newer_than_habit(plan, tool, wishes, events, embed, task)
     if overridden:
         _consistent(plan, tool, overridden, embed)
@@ -82,7 +94,11 @@ def ground_tool(
         if pd is None or pd.chosen is not None or pd.source not in ("none", ""):
             continue
         about = param_text(param.name, param.schema)
-        near = bearing(about, param.labels, wishes, embed)
+        near = [
+            w
+            for w in bearing(about, param.labels, wishes, embed)
+            if param.name in owner.get(w.key + w.phrase, ())
+        ]
         if not near:
             continue
         if param.kind == "enum" and len(param.labels) >= 2:
@@ -93,6 +109,11 @@ def ground_tool(
             best, ranking = found
             if "default" in param.schema and not param.required and ranking.margin < DEFAULT_MARGIN:
                 continue  # an optional parameter keeps its default unless the wishes clearly say otherwise
+            if not _about_the_value(str(param.enum[best]), ranking, near, embed):
+                # the wishes that moved it say nothing of that value ("avoids dill": no budget tier);
+                # a value they turn down is left out of what is offered ("god no" to the slasher film)
+                _avoid_turned_down(pd, param, near, ranking, embed)
+                continue
             pd.chosen = param.enum[best]
             pd.source, pd.reason = "open", reason_of(ranking, near)
             pd.evidence = evidence_of(ranking, near)
@@ -107,6 +128,68 @@ def ground_tool(
             pd.chosen, pd.source, pd.certain = value, "open", sim >= 0.6
             pd.reason = f"by meaning: {'wants' if wish.polarity > 0 else 'avoids'} {wish.phrase[:60]!r}"
             pd.evidence = list(wish.evidence)
+
+
+VALUE_MIN_SIM = 0.3  # a wish that chooses a value must be about it (MiniLM cosine to its defined label)
+
+
+def _about_the_value(value: str, ranking: Any, wishes: list[Wish], embed: Embed) -> bool:
+    """Whether one of the wishes that moved ``value`` to the top is about it, in meaning or in words."""
+    movers = [p for p, _ in ranking.top[:2]] or [w.phrase for w in wishes]
+    if not movers:
+        return False
+    label = defined(value.replace("_", " "))
+    mat = embed([label, *movers])
+    if float((mat[1:] @ mat[0]).max()) >= VALUE_MIN_SIM:
+        return True
+    words = set(re.findall(r"[a-z]{3,}", label.lower()))
+    return any(words & set(re.findall(r"[a-z]{3,}", m.lower())) for m in movers)
+
+
+def _avoid_turned_down(pd: Any, param: Any, wishes: list[Wish], ranking: Any, embed: Embed) -> None:
+    """Put in ``pd.avoid`` the values the avoided wishes are about (cosine >= ``VALUE_MIN_SIM`` to one),
+    with those wishes as the evidence, so a question offers only the rest."""
+    against = [w for w in wishes if w.polarity < 0]
+    if not against:
+        return
+    labels = [defined(str(v).replace("_", " ")) for v in param.enum]
+    mat = embed(labels + [w.phrase for w in against])
+    sims = mat[len(labels) :] @ mat[: len(labels)].T
+    for i, v in enumerate(param.enum):
+        hit = [w for w, row in zip(against, sims) if float(row[i]) >= VALUE_MIN_SIM]
+        if hit and v not in pd.avoid and len(pd.avoid) < len(param.enum) - 1:
+            pd.avoid.append(v)
+            pd.evidence = sorted(set(pd.evidence or []) | {t for w in hit for t in w.evidence})
+            if not pd.reason:
+                pd.reason = f"by meaning: avoids {hit[0].phrase[:60]!r}"
+
+
+OWNER_SLACK = 0.05  # a wish grounds the parameters within this much of the one it fits best
+
+
+def _owners(tool: dict[str, Any], wishes: list[Wish], embed: Embed) -> dict[str, set[str]]:
+    """Each wish to the parameter(s) it is about: the one whose values and words it fits best ("window
+    seat" is the seat's, not the assistance's), and any within ``OWNER_SLACK`` of it."""
+    candidates = [p for p in params(tool) if (p.kind == "enum" and len(p.labels) >= 2) or p.kind == "boolean"]
+    if not candidates or not wishes:
+        return {}
+    texts: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for p in candidates:
+        words = p.name.replace("_", " ")
+        options = [f"{str(v).replace('_', ' ')} {words}" for v in p.labels[:30]] if p.kind == "enum" else []
+        start = len(texts)
+        texts += [param_text(p.name, p.schema), *options]
+        spans.append((start, len(texts)))
+    mat = embed(texts + [w.phrase for w in wishes])
+    targets, phrases = mat[: len(texts)], mat[len(texts) :]
+    sims = phrases @ targets.T
+    out: dict[str, set[str]] = {}
+    for w, row in zip(wishes, sims):
+        per = [float(row[a:b].max()) for a, b in spans]
+        best = max(per)
+        out[w.key + w.phrase] = {p.name for p, s in zip(candidates, per) if s >= best - OWNER_SLACK}
+    return out
 
 
 def _label_bounds(
@@ -141,6 +224,7 @@ def _label_bounds(
 
 
 UPDATE_KINDS = ("stated", "updated", "corrected", "asked", "state", "rejected")
+STATED_SOURCES = ("habit", "statement", "update", "correction")
 
 
 def _newer_than_habit(
@@ -158,12 +242,21 @@ def _newer_than_habit(
     out: list[tuple[str, str]] = []
     for param in params(tool):
         pd = plan.params.get(param.name)
-        if pd is None or param.kind != "enum" or pd.source != "habit" or pd.chosen is None:
+        if pd is None or param.kind != "enum" or pd.chosen is None or pd.source not in STATED_SOURCES:
             continue
-        calls = [e.valid_from for e in events if e.dimension == f"{name}.{param.name}" and e.kind == "chose"]
-        if not calls:
+        if pd.source == "habit":
+            said_at = [
+                e.valid_from for e in events if e.dimension == f"{name}.{param.name}" and e.kind == "chose"
+            ]
+        else:  # a value the user stated: what they said after it may take it back ("I eat fish again")
+            said_at = [
+                datetime.fromisoformat(p.valid_from)
+                for p in plan.preferences
+                if p.target == f"param:{param.name}" and p.status == "active" and p.polarity > 0
+            ]
+        if not said_at:
             continue
-        last = max(calls)
+        last = max(said_at)
         newer = [w for w in wishes if w.when is not None and w.when > last and w.kind in UPDATE_KINDS]
         # a habit gives way only to later words about one of its values ("vegetarian" for "veggie"),
         # not to anything that shares a little meaning with the parameter
@@ -182,7 +275,9 @@ def _newer_than_habit(
             continue
         out.append((str(pd.chosen), str(param.enum[best])))
         pd.chosen, pd.source, pd.certain = param.enum[best], "open", True
-        pd.reason = "newer than the habit, " + reason_of(ranking, near)
+        pd.reason = ("newer than the habit, " if pd.source == "habit" else "said since: ") + reason_of(
+            ranking, near
+        )
         pd.evidence = evidence_of(ranking, near)
     return out
 
@@ -207,8 +302,18 @@ def _consistent(plan: Any, tool: dict[str, Any], overridden: list[tuple[str, str
                 break
 
 
+_TIME_WORDS = re.compile(
+    r"^(?:(?:this|next|last|on|from|by|until)\s+)?(?:(?:\d{1,2}(?:st|nd|rd|th)?\s+)?(?:jan|feb|mar|apr|may|jun|jul|"
+    r"aug|sep|oct|nov|dec)[a-z]*|mon|tue|wed|thu|fri|sat|sun)[a-z]*\b",
+    re.I,
+)  # a day or a month is no place and no name
+
+
 def _spans(plan: Any, tool: dict[str, Any], embed: Embed, task: str) -> None:
-    """Required free-text parameters nothing filled: the span of the request that means them."""
+    """Required free-text parameters nothing filled: the request's place or name for them (the parse's,
+    as slot filling reads it), else the span of the request that means them; never a day or a month."""
+    from ibachat.agent.execution.slots import task_value
+
     taken: list[str] = []
     for param in params(tool):
         pd = plan.params.get(param.name)
@@ -216,8 +321,13 @@ def _spans(plan: Any, tool: dict[str, Any], embed: Embed, task: str) -> None:
             continue
         if param.schema.get("format") or param.schema.get("pattern"):
             continue  # dates and times: slot filling reads those
-        span = best_span(task, param_text(param.name, param.schema), embed, taken=taken)
-        if span is not None:
+        said = task_value(param.name, param.schema, task, plan.now)  # the parse's place or name first
+        span = (
+            str(said)
+            if said is not None
+            else best_span(task, param_text(param.name, param.schema), embed, taken=taken)
+        )
+        if span is not None and not _TIME_WORDS.match(span):
             pd.chosen, pd.source, pd.reason, pd.quote = span, "task", f"the request names {span!r}", span
             taken.append(span)
 

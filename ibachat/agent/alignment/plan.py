@@ -15,10 +15,11 @@ from datetime import datetime
 from typing import Any
 
 from ibachat.agent.alignment.grounding import Embed
-from ibachat.agent.alignment.open_plan import ground_tool, text_notes
+from ibachat.agent.alignment.open_plan import ground_tool
 from ibachat.agent.alignment.quantity_plan import ground_numbers
 from ibachat.agent.alignment.resolve import Decision, Domain, Resolution, resolve
 from ibachat.agent.alignment.schema_map import EXACT, NUMERIC_DIMS, Param, bindings, map_event, params
+from ibachat.agent.alignment.text_plan import text_constraints
 from ibachat.agent.alignment.usual import apply_usual
 from ibachat.agent.reading.lexicon import ATTRIBUTES, BY_DIMENSION, avoided_values, context_re
 from ibachat.agent.types import Evidence, PlannerCounters
@@ -378,7 +379,9 @@ def build_plan(
     superseded = superseded or set()
     originals = {e.id: e for e in events}
     if tool:
+        events = scoped(anchored(events, tool, task, now), tool, embed)
         res, origin = _tool_resolution(tool, events, now, superseded)
+        plan.preferences = _applied(res, origin, originals)  # (grounding reads when each value was said)
         _tool_directives(plan, tool, res)
         apply_usual(plan, tool, res)
         content, _ = lexicon_resolution(events, now, superseded, set(BY_DIMENSION))
@@ -391,7 +394,9 @@ def build_plan(
     else:
         res, origin = _text_resolution(task, events, now, superseded)
         plan.text = _text_directives(res)
-        plan.text.notes += text_notes([e for e in events if e.id not in superseded], now, embed, task)
+        live = [e for e in events if e.id not in superseded]
+        every, _ = lexicon_resolution(events, now, superseded, set(BY_DIMENSION))
+        plan.text.notes += text_constraints(live, every, now, embed, task)
     plan.preferences = _applied(res, origin, originals)
     plan.conflicts = [
         c.to_dict()
@@ -402,6 +407,82 @@ def build_plan(
     plan.clarifications = [d.question for d in res.decisions.values() if d.question]
     plan.evidence = evidence_uses(evidence, events)
     return plan
+
+
+def scoped(events: list[PreferenceEvent], tool: dict[str, Any], embed: Embed | None) -> list[PreferenceEvent]:
+    """The user's statements that may apply to this tool: not those said of another activity or of the
+    assistant's replies ("could your replies be brief?" is no news briefing's format), by
+    ``scope.in_scope``. The request's own words, past calls and states in force apply where they bear."""
+    from ibachat.agent.alignment.scope import in_scope
+
+    judged = [
+        e
+        for e in events
+        if e.subject
+        and e.kind not in ("chose", "state", "claim", "ignored")
+        and e.reason != "the task itself"
+        and not e.dimension.startswith(("state.", "injection", "open"))
+    ]
+    if not judged or embed is None:
+        return events
+    verdict = dict(zip((e.id for e in judged), in_scope([e.subject for e in judged], tool, embed)))
+    return [e for e in events if verdict.get(e.id, True)]
+
+
+def anchored(
+    events: list[PreferenceEvent], tool: dict[str, Any], task: str, now: datetime
+) -> list[PreferenceEvent]:
+    """Past calls of this tool, as far as they bear on this request: a habit kept at one place
+    ("hot" at Saffron Lantern) is that place's. When the request names the place that serves it (a
+    venue parameter: a restaurant, a shop, a studio; not a trip's ends), only the calls made there count; with no call there, only what the user
+    chose the same way at two places or more (a habit that holds at every place)."""
+    from ibachat.agent.alignment.usual import free_text
+    from ibachat.agent.execution.slots import is_venue, task_value
+
+    name = str(tool.get("name", ""))
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    anchors = {
+        p: str(v).lower()
+        for p, prop in props.items()
+        if isinstance(prop, dict)
+        and free_text(prop)
+        and is_venue(p, prop)
+        and (v := task_value(p, prop, task, now)) is not None
+    }
+    if not anchors:
+        return events
+    calls: dict[int, dict[str, set[str]]] = {}
+    for e in events:
+        if e.kind == "chose" and e.dimension.startswith(name + "."):
+            for t in e.evidence:
+                calls.setdefault(t, {}).setdefault(e.dimension.split(".", 1)[1], set()).add(
+                    str(e.value).lower()
+                )
+    if not calls:
+        return events
+    here = {t for t, c in calls.items() if all(v in c.get(p, set()) for p, v in anchors.items())}
+    if here:  # the calls made there
+        return [
+            e
+            for e in events
+            if not (e.kind == "chose" and e.dimension.startswith(name + ".") and not set(e.evidence) & here)
+        ]
+    where: dict[tuple[str, str], set[tuple[str, ...]]] = {}  # (param, value) -> the places it was chosen at
+    for c in calls.values():
+        place = tuple(sorted(next(iter(c.get(a, {""}))) for a in anchors))
+        for param, values in c.items():
+            for v in values:
+                where.setdefault((param, v), set()).add(place)
+    everywhere = {k for k, places in where.items() if len(places) >= 2}
+    return [
+        e
+        for e in events
+        if not (
+            e.kind == "chose"
+            and e.dimension.startswith(name + ".")
+            and (e.dimension.split(".", 1)[1], str(e.value).lower()) not in everywhere
+        )
+    ]
 
 
 def _tool_resolution(
@@ -584,15 +665,4 @@ def _text_directives(res: Resolution) -> TextDirectives:
         t.avoid_words = list(dict.fromkeys(dec["text.avoid_words"].avoid))
     if dec.get("text.use_words"):
         t.use_words = [v for v in dec["text.use_words"].prefer if v not in t.avoid_words]
-    for key, d in dec.items():
-        if key.startswith("text.") or not (d.chosen or d.avoid):
-            continue
-        label = BY_DIMENSION[key].label if key in BY_DIMENSION else key
-        bits = []
-        if d.chosen:
-            bits.append(f"{label}: {d.chosen.replace('_', ' ')}")
-        if d.avoid:
-            bits.append("avoid " + ", ".join(v.replace("_", " ") for v in d.avoid))
-        until = f" (until {d.until.date()})" if d.until else ""
-        t.notes.append("; ".join(bits) + until)
-    return t
+    return t  # what else the answer must respect (diet, states, what is avoided): ``text_plan.py``

@@ -20,6 +20,7 @@ from typing import Any
 from ibachat.agent.alignment.complaint_plan import shift_from_complaints
 from ibachat.agent.alignment.grounding import Embed, param_text
 from ibachat.agent.alignment.schema_map import Param, params
+from ibachat.agent.alignment.scope import in_scope
 from ibachat.agent.reading.open_prefs import NUMBER_DIM
 from ibachat.agent.reading.quantities import Quantity, quantities
 from memory.ledger import PreferenceEvent
@@ -144,6 +145,9 @@ def ground_numbers(
         for q in [_parse(e.value)]
         if q is not None
     ]  # fmt: skip
+    # an amount said about another activity ("under 30 a head when we eat out") is not this tool's
+    scoped = in_scope([e.subject or e.value for e, _ in said], tool, embed)
+    said = [pair for pair, ok in zip(said, scoped) if ok]
     for p, m in numeric:
         if p.name in stated:
             continue

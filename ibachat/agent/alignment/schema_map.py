@@ -222,6 +222,8 @@ def map_event(
         and dim.split(".", 1)[1] == param.name
         and dim.split(".", 1)[0] not in BY_DIMENSION_PREFIXES
     ):
+        if param.kind in ("string", "list") and not param.enum and dim.split(".", 1)[0] != tool.get("name"):
+            return []  # a name from another tool (a delivery place is no table booking's restaurant)
         return _direct(value, pol, param, binds, exact)
     if dim.split(".", 1)[0] not in BY_DIMENSION_PREFIXES and "." in dim:
         # a past call of another parameter name that names the same attribute ("portion" vs "size")

@@ -4,8 +4,8 @@
 about the assistant's replies, not about a coffee's size; "I always get it hot at Spice Garden" is about
 that restaurant. A preference, an amount or a habit applies where it was said; elsewhere it is left out.
 
-The test is relative, so that it carries to any tool: a statement is out of this tool's scope when it is
-plainly nearer (by ``SCOPE_GAP``) to some other activity than to this tool. The other activities are
+The test is relative, so that it carries to any tool: a statement is out of this tool's scope when several
+other activities are nearer to it than this tool is, and it names none of this tool's values. The other activities are
 the product's own tool catalogue (tools of this tool's own kind, written in other words, do not count
 against it) and the assistant's replies themselves. A statement about the person ("I'm vegetarian",
 "my knee is bad") is near no activity in particular, so it stays in scope where it bears on a value.
@@ -13,18 +13,17 @@ against it) and the assistant's replies themselves. A statement about the person
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 Embed = Callable[[list[str]], Any]
 
-# How much nearer to another activity a statement must be to be out of this tool's scope (MiniLM
-# cosine). Set on our own probes: budgets, tastes and habits said about one activity against tools of
-# others sit 0.12-0.35 nearer to their own; statements about the person stay within 0.08.
-SCOPE_GAP = 0.1
+# On our own probes (MiniLM): an eating-out budget ranks hotels 7th and groceries 6th of 22 activities,
+# a wish for short replies ranks a coffee's cup 12th, "economy cabin class" ranks a restaurant table 4th,
+# a spice habit at one takeaway ranks a meal plan 8th; an aisle seat "on a plane or a train" ranks
+# flights 2nd, an alert lead time ranks a diary's alert 3rd, cigarette smoke ranks a smoke-free room 1st.
 # Tool texts this close are one kind of tool in other words (a "takeaway_order" and "order_food").
 SAME_KIND = 0.6
 # The assistant's own replies, as one more activity a statement can be about.
@@ -39,32 +38,82 @@ def _catalogue_texts() -> tuple[str, ...]:
 
 
 def in_scope(sentences: Sequence[str], tool: dict[str, Any], embed: Embed | None) -> list[bool]:
-    """For each statement, whether it may apply to ``tool`` (False: it is about something else)."""
+    """For each statement, whether it may apply to ``tool`` (False: it is about something else).
+
+    A statement is in this tool's scope when the tool is among the ``TOP`` activities it is nearest to
+    (a tool's nearness: half its own text, half its nearest parameter, so a statement about one feature,
+    "a 5 minute alert is useless", is near every tool that has it) and no one activity is ``CLEAR_GAP``
+    nearer, or when it names one of the tool's own values ("I've gone vegetarian" and a flight's
+    ``meal: vegetarian``). Activities under ``RIVAL_MIN`` are no rivals: a statement near nothing in
+    particular is about the person, and stays in scope where it bears on a value."""
     if embed is None or not sentences:
         return [True] * len(sentences)
-    from ibachat.agent.meaning import VECTORS, tool_text
+    from ibachat.agent.meaning import VECTORS, catalogue, tool_text
 
     target = tool_text(tool)
-    others = [t for t in _catalogue_texts() if t != target] + [REPLIES]
-    tools = VECTORS.get(embed, [target, *others])
-    kinds = tools[1:] @ tools[0]
-    rivals = tools[1:][np.asarray([k < SAME_KIND for k in kinds[:-1]] + [True])]
-    said = VECTORS.get(embed, list(sentences))
-    own = said @ tools[0]
-    best_other = (said @ rivals.T).max(axis=1) if len(rivals) else np.full(len(sentences), -1.0)
-    return [bool(o >= b - SCOPE_GAP) for o, b in zip(own, best_other)]
-
-
-def about_replies(
-    sentences: Sequence[str], embed: Embed | None, tools: Sequence[dict[str, Any]] = ()
-) -> list[bool]:
-    """For each statement, whether it is about the assistant's replies more than about any activity."""
-    if embed is None or not sentences:
-        return [False] * len(sentences)
-    from ibachat.agent.meaning import VECTORS
-
-    texts = [REPLIES, *_catalogue_texts()]
+    others = [t for t in catalogue() if tool_text(t) != target]
+    tools = [tool, *others]
+    texts = [REPLIES]
+    spans: list[tuple[int, int]] = []
+    for t in tools:
+        start = len(texts)
+        texts += [tool_text(t), *(_param_texts(t) or [tool_text(t)])]
+        spans.append((start, len(texts)))
     mat = VECTORS.get(embed, texts)
-    said = VECTORS.get(embed, list(sentences))
+    kinds = mat[[a for a, _ in spans[1:]]] @ mat[spans[0][0]]
+    # what the statement says it is about ("when we go out for a meal", "for a room"), else all of it
+    from ibachat.agent.reading.about import activity_of
+
+    judged = [" ".join(activity_of(s)) or s for s in sentences]
+    said = VECTORS.get(embed, judged)
     sims = said @ mat.T
-    return [bool(row[0] >= row[1:].max()) for row in sims]
+    values = _own_values(tool)
+    out = []
+    for sentence, row in zip(sentences, sims):
+        near = [0.5 * row[a] + 0.5 * row[a + 1 : b].max() if b > a + 1 else row[a] for a, b in spans]
+        own = near[0]
+        rivals = [n for n, k in zip(near[1:], kinds) if k < SAME_KIND] + [row[0]]  # the replies too
+        nearer = [n for n in rivals if n > own and n >= RIVAL_MIN]
+        rank = 1 + len(nearer)
+        clearly_other = any(n - own >= CLEAR_GAP for n in nearer)
+        low = sentence.lower()
+        named = any(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", low) for v in values)
+        out.append(bool((rank <= TOP and not clearly_other) or named))
+    return out
+
+
+TOP = 3  # of the catalogue's activities (and the replies): set on our own probes (above)
+# An activity the statement is this faintly near is no rival: "a quiet little wine cellar with candles"
+# is 0.37 from a hotel, 0.30 from a coffee and 0.26 from a table, about none of them (MiniLM cosine).
+RIVAL_MIN = 0.2
+# One activity this much nearer than the tool is what the statement is about, however few others are:
+# "£140 a night is my ceiling for a room" is 0.45 from a hotel and 0.13 from a grocery order.
+CLEAR_GAP = 0.15
+
+
+def _own_values(tool: dict[str, Any]) -> list[str]:
+    """The tool's enum values that say something ("vegetarian", "aisle"; not "any", "standard")."""
+    from ibachat.agent.alignment.schema_map import GENERIC_ENUMS
+
+    out = []
+    for prop in ((tool.get("parameters") or {}).get("properties") or {}).values():
+        if not isinstance(prop, dict):
+            continue
+        enum = prop.get("enum") or (
+            (prop.get("items") or {}).get("enum") if isinstance(prop.get("items"), dict) else None
+        )
+        for v in enum or []:
+            label = str(v).replace("_", " ").lower()
+            if isinstance(v, str) and len(label) >= 4 and label not in GENERIC_ENUMS:
+                out.append(label)
+    return out
+
+
+def _param_texts(tool: dict[str, Any]) -> list[str]:
+    """A parameter's name and description: a statement about one feature ("a 5 minute alert is useless")
+    is in scope of every tool that has it, whichever tool it sounds most like."""
+    out = []
+    for name, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
+        desc = str(prop.get("description", "")) if isinstance(prop, dict) else ""
+        out.append(f"{name.replace('_', ' ')}: {desc}".strip(": "))
+    return out

@@ -178,7 +178,7 @@ def pin_certain_values(
     from ibachat.agent.alignment.plan import ParamDirective
     from ibachat.agent.alignment.usual import free_text
     from ibachat.agent.execution.clarify import options, question_param, settled_by_past_calls
-    from ibachat.agent.execution.slots import is_content, task_value
+    from ibachat.agent.execution.slots import is_content, named_value, task_value
 
     props = (tool.get("parameters") or {}).get("properties") or {}
     names = list(props)
@@ -198,6 +198,10 @@ def pin_certain_values(
         for n, pd in plan.params.items()
         if pd.certain and isinstance(pd.chosen, str) and free_text(props.get(n) or {})
     }
+    for n, p in props.items():  # an allowed value the request names ("the spin class", "a physio slot")
+        found = named_value(p, task) if isinstance(p, dict) and n not in answers else None
+        if found is not None:
+            pins.setdefault(n, (found[0], f'your request: "{found[1]}"', "request"))
     fixed = {**usual, **named, **answers}
     past = settled_by_past_calls(plan.clarifications, tool, fixed, events)
     about = " and ".join(f"{k.replace('_', ' ')} {v}" for k, v in fixed.items())
@@ -316,6 +320,7 @@ def offer_past_values(
 
 
 # ---------------------------------------------------------------------------- which of two tools
+_CONDITIONAL = re.compile(r"\b(?:if|unless|when|whenever|depending|provided|as long as)\b", re.I)
 TOOL_PREFERENCE_MIN = 0.08  # how much more the user's words favour one tool (centred cosine, weighted)
 
 
@@ -325,7 +330,12 @@ def settle_tools(route: Route, plan: AlignmentPlan, embed: Any) -> tuple[dict[st
     from ibachat.agent.execution.router import tool_text
 
     wishes = [
-        p for p in plan.preferences if p.status == "active" and p.speaker == "user" and p.dimension == "open"
+        p
+        for p in plan.preferences
+        if p.status == "active"
+        and p.speaker == "user"
+        and p.dimension == "open"
+        and not _CONDITIONAL.search(p.subject or "")  # "if the train takes under four hours": it depends
     ]
     if embed is None or not wishes or len(route.options) < 2:
         return None, ""

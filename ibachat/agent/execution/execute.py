@@ -261,7 +261,9 @@ def missing_details(
             about = str(prop.get("description") or label)
             questions.append(f"Which {label} ({about}) should I put in?")
         elif prop.get("enum") and args is not None and name not in args:
-            options = ", ".join(str(v).replace("_", " ") for v in prop["enum"][:6])
+            turned_down = set((plan.params.get(name).avoid or []) if plan.params.get(name) else [])
+            offered = [v for v in prop["enum"] if v not in turned_down] or list(prop["enum"])
+            options = ", ".join(str(v).replace("_", " ") for v in offered[:6])
             questions.append(f"Which {label} would you like ({options})?")
         elif prop.get("type") in ("integer", "number") and args is not None and name not in args:
             questions.append(
@@ -387,7 +389,10 @@ def call_tool(
             if isinstance(prop, dict) and prop.get("format") in ("date", "date-time") and name in args:
                 if not _settled(plan, name):
                     del args[name]
-    fixes += [f"{n}: the same place as another parameter" for n in _same_place(args, original, task, now)]
+    for n in _same_place(args, original, task, now):
+        fixes.append(f"{n}: the same place as another parameter")
+        if (pd := plan.params.get(n)) is not None:  # the plan does not hold it either: it is asked for
+            pd.chosen, pd.source, pd.certain = None, "none", False
     reasons: dict[str, str] = {}
     sources: dict[str, Source] = {}
     if narrow:  # every value proposed has a true reason, or it is not proposed
@@ -524,7 +529,7 @@ def write_text(
         return fix_text(text, directives) if check else text
     messages = text_messages(task, plan)
     budget = min(1024, 2 * directives.max_words + 64) if directives.max_words else 1024
-    text = _generate(llm, messages, counters, stream, "answer", budget)
+    text = _generate(llm, messages, counters, stream, "answer", budget, limit=directives.max_words)
     if check and text is not None and check_text(text, directives):
         problems = check_text(text, directives)
         repair = [
@@ -550,6 +555,32 @@ def write_text(
     return text
 
 
+# A line said this many times over is a small model looping: the answer stops there.
+REPEATS = 2
+# An answer may run this far past the plan's word limit before it is stopped (the fix trims the rest).
+OVERRUN = 1.25
+STOPPED = "stopped (past the word limit or repeating itself)"  # a draft cut short, not a model failure
+
+
+def _looping(text: str) -> bool:
+    """The last complete line has already been said ``REPEATS`` times (a model repeating itself)."""
+    lines = [ln.strip() for ln in text.split("\n")[:-1] if ln.strip()]
+    return len(lines) > REPEATS and lines.count(lines[-1]) > REPEATS and len(lines[-1]) > 3
+
+
+def _without_repeats(text: str) -> str:
+    """The text with a line said again (beyond the first time) left out."""
+    seen: set[str] = set()
+    out = []
+    for ln in text.split("\n"):
+        key = ln.strip().lower()
+        if key and len(key) > 3 and key in seen:
+            continue
+        seen.add(key)
+        out.append(ln)
+    return "\n".join(out)
+
+
 def _generate(
     llm: LLM,
     messages: list[Message],
@@ -557,7 +588,10 @@ def _generate(
     stream: Callable[[str], None] | None,
     step: str,
     max_tokens: int = 1024,
+    *,
+    limit: int | None = None,
 ) -> str | None:
+    """The model's streamed reply; stopped once it runs past ``limit`` words or repeats a line."""
     parts: list[str] = []
     try:
         # closing: a reader that stops (Ctrl+C) ends the model's stream at once, not when collected
@@ -567,6 +601,12 @@ def _generate(
                     parts.append(chunk.text)
                     if stream is not None:
                         stream(chunk.text)
+                    so_far = "".join(parts)
+                    if (limit and word_count(so_far) > limit * OVERRUN) or (
+                        "\n" in chunk.text and _looping(so_far)
+                    ):
+                        counters.fallbacks.append(f"{step}: {STOPPED}")
+                        break
                 if chunk.done:
                     counters.prompt_tokens += chunk.prompt_tokens
                     counters.completion_tokens += chunk.completion_tokens
@@ -575,7 +615,7 @@ def _generate(
         counters.model_calls += 1
         counters.fallbacks.append(f"{step}: {exc}")
         return "".join(parts) or None
-    text = "".join(parts).strip()
+    text = _without_repeats("".join(parts)).strip()
     if not text:
         counters.fallbacks.append(f"{step}: empty reply")
         return None

@@ -21,7 +21,7 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ibachat.agent.execution.slots import task_value
+from ibachat.agent.execution.slots import named_value, task_value
 from ibachat.agent.reading.when import read_when
 from ibachat.agent.types import Source
 
@@ -88,6 +88,9 @@ def _request_words(name: str, value: Any, prop: dict[str, Any], task: str, now: 
             return value
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return count_words(task, value)
+    found = named_value(prop, task)
+    if found is not None and found[0] == value:
+        return found[1]
     if named_in(value, task) or (isinstance(value, list) and value and all(named_in(v, task) for v in value)):
         return _label(value) if not isinstance(value, list) else ", ".join(map(_label, value))
     return None

@@ -64,6 +64,9 @@ VALUE_NAMED = 0.08
 NARROW_OFFER = 3
 CATALOGUE_MARGIN = 0.05
 CATALOGUE_COS_MIN = 0.1
+# "from <a name>" and a tool with a parameter for the place that serves (a restaurant, a shop): a tool
+# without one cannot take that part of the request.
+VENUE_SLOT = 0.15
 # "to <a place>" and a tool with a free-text destination parameter.
 PLACE_SLOT = 0.1
 MAX_VALUES = 3.0
@@ -263,6 +266,8 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
     cls = _verb_class(verb)
     if cls == "light":
         return True, f"{verb!r} asks for it to be done"
+    if cls == "writing" and request.common and request.head and not _same(_stem(request.head), name):
+        return False, f"{verb!r} asks for words; a {request.head} is not what the tool makes"
     if cls == "writing":
         classes = _classes()
         ok = bool(acts & (classes["writing"] | {"make", "schedule"})) or _same(_stem(verb.split()[0]), name)
@@ -309,6 +314,8 @@ def _evidence(
             object_fits = not request.common or _same(head, name | desc)
             writing = _verb_class(request.verb) == "writing"  # "draft a toast": the thing written must fit
             named = named or (sharing <= 2 and ((act and not writing) or object_fits))
+            if writing and request.common and not _same(head, name):
+                named, bonus = False, bonus - VERB_IS_ACT / sharing  # "write a message": words, not an email
 
     others = {_stem(n) for n in request.nouns if n and _stem(n) != head}
     hits = sum(1 for n in others if _same(n, name | desc))
@@ -317,6 +324,8 @@ def _evidence(
         named = named or any(_same(n, name) for n in others)
     if any(_same(_stem(m), name) for m in request.media):
         bonus, named = bonus + HEAD_IN_NAME, True  # "let Dana know by email": the medium is the tool's
+    if request.venues and _takes_venue(tool):
+        bonus, named = bonus + VENUE_SLOT, True  # "order ... from Vesuvio's": a tool with a place that serves
     if any(prep == "to" for prep, _ in request.places) and _takes_destination(tool):
         bonus, named = bonus + PLACE_SLOT, True  # "get me to Brussels": a tool that goes somewhere
     values = _values_named(message, tool, background)
@@ -329,6 +338,17 @@ def _evidence(
 _DESTINATION = re.compile(
     r"destination|arrival|drop[ _-]?off|^to$|going to|where (?:\w+ )?(?:is |are )?going", re.I
 )
+
+
+def _takes_venue(tool: dict[str, Any]) -> bool:
+    """A free-text parameter for the place that serves the user (a restaurant, a shop, a café)."""
+    from ibachat.agent.execution.slots import is_venue
+
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    return any(
+        isinstance(p, dict) and p.get("type") == "string" and not p.get("enum") and is_venue(n, p)
+        for n, p in props.items()
+    )
 
 
 def _takes_destination(tool: dict[str, Any]) -> bool:
@@ -478,7 +498,8 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
         return Route("text", request=request, why=why, scores=scores)
     top, tool = fitting[0]
     close = [t for s, t in fitting[1:] if top - s < MARGIN]
-    if not request.common and any(p == "to" for p, _ in request.places):
+    light = request.verb is None or _verb_class(request.verb) == "light"
+    if light and not request.common and any(p == "to" for p, _ in request.places):
         # "get me to Paris": every tool that goes somewhere fits; the words do not say which
         goers = [t for _, t in scored_all if t is not tool and _takes_destination(t)]
         close = list({str(t.get("name")): t for t in [*close, *goers]}.values())

@@ -92,8 +92,11 @@ def _count(task: str, name: str) -> int | None:
         if n is None:
             continue
         unit = unit or "people"
-        if unit in ("nights", "days") and unit[:-1] in name:
-            return n
+        words = re.split(r"[_\W]+", name)
+        if unit in ("nights", "days") and any(
+            w in (unit, unit[:-1]) and (i == 0 or words[i - 1] != "per") for i, w in enumerate(words)
+        ):
+            return n  # "nights", "num_days"; not "max_price_per_night", a price
         if unit not in ("nights", "days") and _PEOPLE.search(name):
             return n
     return None
@@ -119,11 +122,61 @@ def _place(task: str, name: str) -> str | None:
         if _VENUE.search(n)
         else []
     )
-    for key in keys:
-        m = _PLACE_PATTERNS[key].search(task)
-        if m:
-            return m.group(1).strip(" .")
+    said = _parsed_places(task)
+    for key in keys:  # the parse's places first ("to the office"), then capitalised names after a preposition
+        preps = {"to": ("to", "into"), "from": ("from",), "at": ("at", "in", "near")}[key]
+        for prep, phrase in said:
+            if prep not in preps or _TIME_WORD.match(phrase) or _HABIT_WORD.search(phrase):
+                continue  # "from the usual Thai place" refers to a habit, it names no place
+            if key != "to" and not re.search(r"[A-Z]", phrase):
+                continue  # a place that serves (a restaurant, a shop) is named by its name
+            return phrase.strip(" .")
+        for m in _PLACE_PATTERNS[key].finditer(task):
+            if not _TIME_WORD.match(m.group(1)):
+                return m.group(1).strip(" .")
+    if _CITY.search(n):  # "a Manchester hotel": the place named, where it stands
+        found = [p for p in _entities(task, ("GPE", "LOC")) if not _TIME_WORD.match(p)]
+        return found[0] if found else _proper_name(task)
     return None
+
+
+def _proper_name(task: str) -> str | None:
+    """The one proper noun of a request that is not its first word, a day, a time or a person."""
+    from ibachat.agent.reading.parse import parse
+
+    doc = parse(task[:2000])
+    names = [
+        t.text
+        for t in doc
+        if t.pos_ == "PROPN"
+        and t.i > 0
+        and t.ent_type_ not in ("DATE", "TIME", "PERSON")
+        and not _TIME_WORD.match(t.text)
+    ]
+    return names[0] if len(names) == 1 else None
+
+
+_TIME_WORD = re.compile(
+    r"^(?:the\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|today|tonight|"
+    r"tomorrow|morning|afternoon|evening|noon|midnight|next|this|\d)",
+    re.I,
+)
+_HABIT_WORD = re.compile(r"\b(?:usual|same|regular|normal|favou?rite|other|last|one)\b", re.I)
+_CITY = re.compile(r"city|town|location|place|where|destination", re.I)
+
+
+def _parsed_places(task: str) -> list[tuple[str, str]]:
+    """(preposition, place) of the request's first asking clause, from its parse."""
+    from ibachat.agent.reading.acts import read_act
+
+    act = read_act(task)
+    return [p for r in act.requests for p in r.places]
+
+
+def _entities(task: str, labels: tuple[str, ...]) -> list[str]:
+    from ibachat.agent.reading.parse import parse
+
+    return [e.text for e in parse(task[:2000]).ents if e.label_ in labels]
 
 
 def _clip(text: str, prop: dict[str, Any]) -> str:
@@ -196,6 +249,34 @@ _CONTENT_WORDS = frozenset(
     "text body content message note notes description query subject title summary details comment reason "
     "topic topics items item dishes dish products list caption agenda purpose".split()
 )
+
+
+def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
+    """The one enum value the request names, and the words it names it with: the value itself
+    ("business class"), or a word that starts one value only ("physio" for ``physiotherapist``)."""
+    enum = [v for v in (prop.get("enum") or []) if isinstance(v, str)]
+    if len(enum) < 2:
+        return None
+    low = " " + " ".join(re.findall(r"[a-z0-9']+", task.lower())) + " "
+    whole = [v for v in enum if f" {v.replace('_', ' ').lower()} " in low]
+    if len(whole) == 1:
+        return whole[0], whole[0].replace("_", " ")
+    if whole:
+        return None
+    words = [w for w in low.split() if len(w) >= 4]
+    starts = {v for v in enum for w in words if v.lower().startswith(w) and len(w) >= 0.4 * len(v)}
+    if len(starts) == 1:
+        value = starts.pop()
+        word = next(w for w in words if value.lower().startswith(w))
+        return value, word
+    return None
+
+
+def is_venue(name: str, prop: dict[str, Any] | None = None) -> bool:
+    """A parameter naming the place that serves the user (a restaurant, a café, a pharmacy), by its name
+    or description: tastes kept there are that place's."""
+    text = f"{name} {(prop or {}).get('description', '')}".lower()
+    return bool(_VENUE.search(text)) and "hotel" not in text
 
 
 def is_content(name: str, prop: dict[str, Any] | None = None) -> bool:
@@ -305,9 +386,18 @@ def _array(name: str, prop: dict[str, Any], task: str, required: bool) -> Any:
 def _listed(task: str) -> list[str]:
     """Items listed after a colon: "Do the grocery order: bananas, peppers, and milk"."""
     m = re.search(r":\s*([^:]{2,})$", task.strip())
-    if not m:
-        return []
-    parts = re.split(r"\s*(?:,|;|\band\b|\bplus\b|&)\s*", m.group(1).strip(" .!"))
+    if m:
+        listed = m.group(1)
+    else:  # or a sentence of its own that is only a list: "can you do a grocery order? pasta, tomatoes, milk"
+        last = re.split(r"(?<=[.?!])\s+", task.strip())[-1]
+        if (
+            last == task.strip()
+            or last.count(",") < 2
+            or re.search(r"\b(?:i|we|you|it|is|are|was|be)\b", last, re.I)
+        ):
+            return []
+        listed = last
+    parts = re.split(r"\s*(?:,|;|\band\b|\bplus\b|&)\s*", listed.strip(" .!"))
     return [p.strip() for p in parts if p.strip() and len(p.split()) <= 6]
 
 
