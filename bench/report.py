@@ -8,6 +8,7 @@ left out of both. Every report names the suite, seeds, models, config and git re
 from __future__ import annotations
 
 import html
+import re
 import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -151,8 +152,38 @@ def summarize_run(run: Run) -> dict[str, Any]:
         "evidence_recall": _mean(
             [r["evidence_recall"] for r in rows if r.get("evidence_recall") is not None]
         ),
+        "reason_honesty": reason_honesty(rows),
         "mean_timings_ms": _means(rows, "timings_ms"),
         "mean_model_usage": _means(rows, "model"),
+    }
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9£$€]+", str(text).lower()))
+
+
+def reason_honesty(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Of the values an agent proposed with a source (issue 18): how many say "your request" though the
+    request does not hold the words they quote, and how many rest on "the plan" with no evidence turn.
+    Both shares must be 0; ``values`` is 0 for an agent that gives no sources (the baselines)."""
+    values = unquoted = unevidenced = 0
+    for row in rows:
+        info = row.get("info") or {}
+        request = _plain(info.get("request") or "")
+        for source in (info.get("sources") or {}).values():
+            values += 1
+            kind = source.get("kind")
+            if kind == "request":
+                parts = [p for p in str(source.get("quote") or "").split("; ") if p.strip()]
+                if not parts or any(f" {_plain(p)} " not in f" {request} " for p in parts):
+                    unquoted += 1
+            elif kind == "plan" and not source.get("evidence"):
+                unevidenced += 1
+    share = (lambda n: round(100 * n / values, 2)) if values else (lambda n: None)
+    return {
+        "values": values,
+        "request_unquoted": share(unquoted),
+        "plan_without_evidence": share(unevidenced),
     }
 
 
@@ -206,6 +237,14 @@ def print_report(report: Mapping[str, Any], console: Any = None, *, scenarios: b
             f"judges {', '.join(run['judges']) or 'none'}; suite {', '.join(suite.get('names', [])) or '?'} "
             f"seeds {', '.join(map(str, suite.get('seeds', []))) or '?'}; git {run['git_revision'][:12]}"
         )
+    for run in runs:
+        honesty = run.get("reason_honesty") or {}
+        if honesty.get("values"):
+            console.print(
+                f"[bold]{run['label']}[/] reasons: {honesty['values']} values with a source; "
+                f"'your request' without the request's words {honesty['request_unquoted']}%, "
+                f"'the plan' without an evidence turn {honesty['plan_without_evidence']}%"
+            )
     table = Table(title="soft / strict (0-100)")
     table.add_column("")
     for run in runs:
