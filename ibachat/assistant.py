@@ -408,6 +408,10 @@ def _raise_if_model_failed(outcome: Any) -> None:
     from ibachat.errors import ModelUnavailable
 
     counters = getattr(outcome, "counters", None)
-    failures = [f for f in getattr(counters, "fallbacks", []) if f.startswith("answer: ")]
+    from ibachat.agent.execution.execute import STOPPED
+
+    failures = [
+        f for f in getattr(counters, "fallbacks", []) if f.startswith("answer: ") and not f.endswith(STOPPED)
+    ]
     if failures and failures[0] != "answer: no chat model configured" and "empty reply" not in failures[0]:
         raise ModelUnavailable(failures[0].removeprefix("answer: "))

@@ -260,7 +260,7 @@ class Repl:
             elif choice.startswith("e"):
                 self.edit()
             elif choice.startswith("r"):
-                self.reject(self.ask("why not? (optional) "))
+                self.reject(None)
         else:
             self.err.print(Text("/approve to run it, /reject [reason] to turn it down", style="dim"))
 
@@ -299,7 +299,11 @@ class Repl:
         self.approve(args)
 
     def reject(self, reason: str | None) -> None:
+        """Turn the proposed action down; with no reason given, the reason is asked for, visibly (an
+        empty answer rejects without one), so the next message is never taken for it."""
         reply = self._pending()
+        if not (reason or "").strip() and self.interactive and self.ask is not None:
+            reason = self.ask("why not? (a reason is remembered; Enter to skip) ")
         self.assistant.reject(reply, (reason or "").strip() or None)
         self.last = None
         note = "" if self.incognito else " (remembered as a preference)"

@@ -103,7 +103,7 @@ def test_ask_prints_only_the_final_answer_when_the_check_revises_the_draft(tmp_p
     draft = " ".join(["lengthy"] * 60)
     scripted.add(draft, "Short and sweet: call the cat Pepper.")
     code, out, err = run(capsys, "ask", "what is a good cat name?")
-    assert code == 0
+    assert code == 0, err
     assert out.strip() == "Short and sweet: call the cat Pepper."  # no draft before it
     assert "lengthy" not in out
 

@@ -43,7 +43,8 @@ def nasty_home(_ibachat_home, tmp_path, capsys) -> Path:
     ]
     src = tmp_path / "nasty.jsonl"
     src.write_text(
-        "".join(json.dumps({**r, "time": f"2026-03-0{i + 1}T10:00:00Z"}) + "\n" for i, r in enumerate(rows)), "utf-8"
+        "".join(json.dumps({**r, "time": f"2026-03-0{i + 1}T10:00:00Z"}) + "\n" for i, r in enumerate(rows)),
+        "utf-8",
     )
     assert run(capsys, "memory", "import", str(src))[0] == 0
     return _ibachat_home

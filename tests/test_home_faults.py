@@ -40,14 +40,22 @@ def seed(tmp_path_factory) -> tuple[Path, Path]:
     home = folder / "home"
     src = folder / "more.jsonl"
     rows = [
-        {"session_id": "s", "role": "user", "text": f"I like quiet trains {i}", "time": f"2026-01-02T18:0{i}:00Z"}
+        {
+            "session_id": "s",
+            "role": "user",
+            "text": f"I like quiet trains {i}",
+            "time": f"2026-01-02T18:0{i}:00Z",
+        }
         for i in range(5)
     ]
     src.write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
     env = {**os.environ, "IBACHAT_HOME": str(home), "PYTHONPATH": str(ROOT)}
     for args in (["memory", "import", str(src)], ["ask", "--model", "none", "Book a quiet hotel"]):
         done = subprocess.run(
-            [sys.executable, "-m", "ibachat.cli", "--embedder", "hash", *args], env=env, capture_output=True, text=True
+            [sys.executable, "-m", "ibachat.cli", "--embedder", "hash", *args],
+            env=env,
+            capture_output=True,
+            text=True,
         )
         assert done.returncode == 0, done.stderr
     for part in ("turns", "index", "ledger", "plans", "cache"):
@@ -137,7 +145,7 @@ def test_a_read_only_home_refuses_every_writer_in_one_line_and_readers_still_rea
         home = folder / "home"
         shutil.copytree(seed[0], home)
         before = snapshot(home)
-        mount = f"mount --bind {home} {home} && mount -o remount,ro,bind {home} {home} && exec \"$@\""
+        mount = f'mount --bind {home} {home} && mount -o remount,ro,bind {home} {home} && exec "$@"'
         results = _child(["unshare", "-m", "sh", "-c", mount, "sh"], home, seed[1])
         _check_read_only(results, before, home, "read-only file system")
     finally:

@@ -110,7 +110,10 @@ BY_KIND: dict[str, list[tuple[str, str]]] = {
             "HostName=hub.azure-devices.net;DeviceId=d1;SharedAccessKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==",
             "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==",
         ),
-        ("the blob SAS is SharedAccessSignature=sv=2022-11-02&sig=Kf8%2Bq3Lw", "sv=2022-11-02&sig=Kf8%2Bq3Lw"),
+        (
+            "the blob SAS is SharedAccessSignature=sv=2022-11-02&sig=Kf8%2Bq3Lw",
+            "sv=2022-11-02&sig=Kf8%2Bq3Lw",
+        ),
         (
             "Server=tcp:db.example.net,1433;Database=app;User ID=sa;Password=Sq1!Strong#Pass;Encrypt=True",
             "Sq1!Strong#Pass",
@@ -122,8 +125,14 @@ BY_KIND: dict[str, list[tuple[str, str]]] = {
             "mongodb+srv://app:M0ngoPa55word@cluster0.abcde.mongodb.net/prod",
             "M0ngoPa55word",
         ),
-        ("AccessKey=AKIAIOSFODNN7Q2W3E4R;SecretKey=wJalrXUtnFEMIK7MDENGbPxRfiCY9Q2W", "wJalrXUtnFEMIK7MDENGbPxRfiCY9Q2W"),
-        ("storage: AccountName=media;AccountKey=cGFzc3dvcmQxMjM0NTY3ODkwYWJjZGVm;", "cGFzc3dvcmQxMjM0NTY3ODkwYWJjZGVm"),
+        (
+            "AccessKey=AKIAIOSFODNN7Q2W3E4R;SecretKey=wJalrXUtnFEMIK7MDENGbPxRfiCY9Q2W",
+            "wJalrXUtnFEMIK7MDENGbPxRfiCY9Q2W",
+        ),
+        (
+            "storage: AccountName=media;AccountKey=cGFzc3dvcmQxMjM0NTY3ODkwYWJjZGVm;",
+            "cGFzc3dvcmQxMjM0NTY3ODkwYWJjZGVm",
+        ),
     ],
     "national ids": [
         ("my NI number is JG 10 37 59 A", "JG 10 37 59 A"),
@@ -272,7 +281,12 @@ def test_no_raw_secret_reaches_a_file_from_chat_an_import_or_a_pasted_block(_iba
         reply = bot.respond(bot.new_session("paste"), paste)
         assert len(reply.redactions) >= 5
     rows = [
-        {"session_id": "imported", "role": "user", "text": said, "time": f"2026-01-02T{10 + i // 60:02d}:{i % 60:02d}:00Z"}
+        {
+            "session_id": "imported",
+            "role": "user",
+            "text": said,
+            "time": f"2026-01-02T{10 + i // 60:02d}:{i % 60:02d}:00Z",
+        }
         for i, (said, _) in enumerate(CASES)
     ]
     src = tmp_path / "import.jsonl"

@@ -105,7 +105,9 @@ def take_undo(home: Path, key: str, *, now: float | None = None) -> Undoable:
         nonce, sealed = _unb64(record["nonce"]), _unb64(record["data"])
         raw_key = _unb64(key.strip())
     except (KeyError, TypeError, ValueError):
-        raise IbachatError("that is not an undo key (it is the text after `--undo` in the forget's note)") from None
+        raise IbachatError(
+            "that is not an undo key (it is the text after `--undo` in the forget's note)"
+        ) from None
     if expires < now:
         path.unlink(missing_ok=True)
         raise nothing

@@ -115,7 +115,9 @@ def search(obj: dict[str, Any], query: str, k: int, mode: str, as_json: bool) ->
         hits = mem.search(query, k, mode=mode)
         if not mem.readonly:  # a reader beside a writer may catch an index mid-save: not damage
             for problem in mem.index_damage:
-                err_console().print(f"index {problem}: rebuilt from the turn store", soft_wrap=True, markup=False)
+                err_console().print(
+                    f"index {problem}: rebuilt from the turn store", soft_wrap=True, markup=False
+                )
         turns = {t.id: t for t in mem.get_many([h.id for h in hits])}
         if as_json:
             rows = [

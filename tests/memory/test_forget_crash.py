@@ -38,7 +38,11 @@ def _build(home: Path, tmp: Path) -> int:
                 else f"note {i} about the weekly plan {i % 97}"
             )
             row = {"session_id": SESSION, "role": "user" if i % 2 == 0 else "assistant", "text": text}
-            f.write(json.dumps({**row, "time": f"2026-03-{1 + i // 1000:02d}T{(i // 60) % 24:02d}:{i % 60:02d}:00Z"}))
+            f.write(
+                json.dumps(
+                    {**row, "time": f"2026-03-{1 + i // 1000:02d}T{(i // 60) % 24:02d}:{i % 60:02d}:00Z"}
+                )
+            )
             f.write("\n")
         for i in range(KEPT):
             row = {"session_id": "keep", "role": "user", "text": f"I prefer aisle seats on trains {i}"}
@@ -53,7 +57,15 @@ def _build(home: Path, tmp: Path) -> int:
 def _child(home: Path) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "IBACHAT_HOME": str(home)}
     return subprocess.Popen(
-        [sys.executable, str(ROOT / "tests/memory/forget_child.py"), "memory", "forget", "--session", SESSION, "--yes"],
+        [
+            sys.executable,
+            str(ROOT / "tests/memory/forget_child.py"),
+            "memory",
+            "forget",
+            "--session",
+            SESSION,
+            "--yes",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -59,12 +59,20 @@ def _count(home: Path, *, readonly: bool) -> int:
 def test_sigkill_during_import_leaves_none_or_all_and_reimport_adds_no_duplicates(tmp_path):
     rng = random.Random(11)
     src = _write_file(tmp_path / "big.jsonl")
-    # a reference run, timed from "ready" to exit: the window the kills are spread over
+    # a reference run, timed from "ready" to the commit of its stage (reading the turns for
+    # preferences comes after, and is not what this test kills): the window the kills are spread over
     child = _run(tmp_path / "reference", src)
     assert child.stdout.readline().strip() == "ready"
-    start = time.monotonic()
+    start, staged, window = time.monotonic(), False, None
+    stage = tmp_path / "reference" / "turns" / STAGING
+    while child.poll() is None and window is None:
+        if stage.exists():
+            staged = True
+        elif staged:
+            window = time.monotonic() - start
+        time.sleep(0.005)
     _, err = child.communicate()
-    window = time.monotonic() - start
+    window = window if window is not None else time.monotonic() - start
     assert child.returncode == 0, err
     assert _count(tmp_path / "reference", readonly=True) == TURNS
 
@@ -75,7 +83,7 @@ def test_sigkill_during_import_leaves_none_or_all_and_reimport_adds_no_duplicate
         assert trial < 80, f"only {kills} kills landed during an import"
         child = _run(home, src)
         assert child.stdout.readline().strip() == "ready", child.stderr.read()
-        time.sleep(window * 0.9 * rng.random() ** 0.5)  # biased late, where the segments are written
+        time.sleep(window * 1.1 * rng.random() ** 0.5)  # biased late, where the segments are written
         if child.poll() is not None:  # finished before the kill: not a kill
             child.communicate()
             home = tmp_path / f"home-{trial}"

@@ -39,7 +39,12 @@ def raw_on_screen(app) -> list[str]:
 async def test_no_panel_draws_a_control_character(build, memory):
     memory.add_turns(
         [
-            {"session_id": "old", "role": "user", "text": f"I love quiet window seats on trains {NASTY}", "time": DAY},
+            {
+                "session_id": "old",
+                "role": "user",
+                "text": f"I love quiet window seats on trains {NASTY}",
+                "time": DAY,
+            },
             {
                 "session_id": "old",
                 "time": DAY,

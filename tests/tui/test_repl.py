@@ -177,3 +177,17 @@ def test_on_a_terminal_a_proposal_is_decided_at_once(memory):
     shell(BOOKING)
     assert [e.subject for e in memory.ledger.all() if e.kind == "rejected"][0].endswith("too pricey")
     assert "rejected (remembered as a preference)" in shell.err
+
+
+def test_reject_without_a_reason_asks_for_one_and_the_next_message_is_not_taken_for_it(memory):
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return {"approve": "", "why": "we eat early on weekdays"}["why" if "why" in prompt else "approve"]
+
+    shell = Shell(memory, ["{}", "{}", "A short poem."], interactive=True, ask=ask)
+    shell(BOOKING, "/reject", "write me a short poem about rain")
+    assert any(p.startswith("why not?") for p in prompts)  # asked for, on screen
+    [event] = [e for e in memory.ledger.all() if e.kind == "rejected"]
+    assert "we eat early on weekdays" in event.subject and "poem" not in event.subject
