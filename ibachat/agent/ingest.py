@@ -49,11 +49,116 @@ def update_ledger(memory: Any, turns: Sequence[Turn]) -> list[PreferenceEvent]:
             return []
 
     ledger: PreferenceLedger = memory.ledger
-    events = extract_events(turns, context=context)
+    events = _told_again(ledger, extract_events(turns, context=context))
     added = ledger.add_many(events)
     supersede_stale(ledger, added)
+    revised = ledger.add_many(revise_by_meaning(memory, ledger, added))
+    supersede_stale(ledger, revised)
+    for new in revised:  # the old value said in the user's own words ("gone vegetarian") is retired too
+        for old in ledger.active(new.valid_from, dimensions=[OPEN]):
+            if (
+                old.speaker == "user"
+                and old.polarity > 0
+                and old.value.lower() == new.reason.split("was: ")[-1]
+            ):
+                ledger.supersede(old.id, new.id)
+    added += revised
     ledger.mark_seen(max(t.id for t in turns))
     return added
+
+
+OPEN = "open"
+
+
+def _told_again(ledger: PreferenceLedger, events: list[PreferenceEvent]) -> list[PreferenceEvent]:
+    """A state told of again without a length ("hobbling round on crutches" while the cast's six weeks
+    run) is the same state: it neither adds a row nor moves its end."""
+    from ibachat.agent.reading.events import ASSUMED_LENGTH
+
+    def same(o: PreferenceEvent, e: PreferenceEvent) -> bool:
+        return (
+            o.kind == "state"
+            and (o.dimension, o.value, o.polarity, o.scope) == (e.dimension, e.value, e.polarity, e.scope)
+            and o.valid_from <= e.valid_from
+            and (o.valid_until is None or e.valid_from < o.valid_until)
+        )
+
+    out: list[PreferenceEvent] = []
+    for e in sorted(events, key=lambda e: e.valid_from):
+        if e.kind == "state" and ASSUMED_LENGTH in e.reason:
+            earlier = [*ledger.active(e.valid_from, dimensions=[e.dimension]), *out]
+            if any(same(o, e) for o in earlier):
+                continue
+        out.append(e)
+    return out
+
+
+REVISE_BEAR_MIN = 0.45  # MiniLM cosine of the new words to a value's definition (as text answers use)
+REVISE_MARGIN = 0.1  # and the value they favour ahead of the next one
+
+
+def revise_by_meaning(
+    memory: Any, ledger: PreferenceLedger, added: Sequence[PreferenceEvent]
+) -> list[PreferenceEvent]:
+    """An update in the user's own words that speaks against an attribute's value in force ("I'm eating
+    fish again, still no meat" after "vegetarian") records the value it means now, by meaning against
+    the values' definitions (the glossary), as an update that supersedes the old value.
+
+    Only the user's updates and corrections are heard, and only on exclusive attributes (one diet at a
+    time); nothing is revised without an embedder that carries meaning."""
+    fresh = [
+        e
+        for e in added
+        if e.dimension == OPEN and e.speaker == "user" and e.kind in STRONG and e.scope == "general"
+    ]
+    if not fresh:
+        return []
+    from ibachat.agent.alignment.grounding import bearing, choose_enum, open_wishes, unit
+    from ibachat.agent.planner import meaning_of
+
+    embed = meaning_of(memory)
+    if embed is None:
+        return []
+
+    def run(texts: list[str]) -> Any:
+        return unit(embed(texts))
+
+    when = max(e.valid_from for e in fresh)
+    held: dict[str, PreferenceEvent] = {}
+    for e in sorted(ledger.active(when), key=lambda e: e.valid_from):
+        attr = BY_DIMENSION.get(e.dimension)
+        if (
+            attr is not None
+            and attr.exclusive
+            and not e.dimension.startswith(("text.", "state."))
+            and e.polarity > 0
+            and e.kind in EXPLICIT
+            and e.scope == "general"
+        ):
+            held[e.dimension] = e
+    out = []
+    for dim, old in held.items():
+        attr = BY_DIMENSION[dim]
+        values = [str(v) for v in (attr.scale or attr.values)]
+        newer = [w for w in open_wishes(fresh, when) if w.when is not None and w.when > old.valid_from]
+        near = bearing("", values, newer, run, min_sim=REVISE_BEAR_MIN)
+        found = choose_enum(values, near, run, task="", about=attr.label) if near else None
+        if found is None or values[found[0]] == old.value or found[1].margin <= REVISE_MARGIN:
+            continue
+        said = "; ".join(dict.fromkeys(w.phrase for w in near))
+        out.append(
+            PreferenceEvent(
+                dimension=dim,
+                value=values[found[0]],
+                kind="updated",
+                valid_from=max(w.when for w in near),
+                evidence=tuple(sorted({t for w in near for t in w.evidence})),
+                subject=next((w.sentence for w in near if w.sentence), said),
+                reason=f"by meaning: {said}; was: {old.value.lower()}",
+                confidence=0.6,
+            )
+        )
+    return out
 
 
 def catch_up(memory: Any, *, batch: int = 500) -> int:

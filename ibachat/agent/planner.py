@@ -367,7 +367,11 @@ class Planner:
         tool = route.tool
         if route.kind == "ask":
             plan = self.plan(task, now=now)
-            tool, why = settle_tools(route, plan, self._embedding()) if self.mode == "iba" else (None, "")
+            ledger = getattr(self.memory, "ledger", None)
+            past = ledger.all() if ledger is not None else []
+            tool, why = (
+                settle_tools(route, plan, self._embedding(), past) if self.mode == "iba" else (None, "")
+            )
             if tool is None:
                 question = route.question or "Which one should I do?"
                 waiting = PendingAction(task, None, question, None, {}, list(route.options))

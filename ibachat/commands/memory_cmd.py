@@ -391,6 +391,12 @@ def never(obj: dict[str, Any], turn_id: int, undo: bool) -> None:
     err_console().print(f"turn {turn_id} " + ("may be used again" if undo else "will never be used"))
 
 
+def _scope_words(scope: str) -> str:
+    """ " (for Idris)", " (at Saffron Lantern)": whom or where a preference was said of; "" when general."""
+    kind, _, what = scope.partition(":")
+    return f" ({kind} {what})" if kind in ("for", "at") and what else ""
+
+
 @memory.command()
 @click.option("--as-of", "as_of", help="The ledger as it stood at this date/time (default: now).")
 @click.option("--all", "show_all", is_flag=True, help="Include superseded, expired and ignored events.")
@@ -406,6 +412,8 @@ def prefs(obj: dict[str, Any], as_of: str | None, show_all: bool, as_json: bool)
         events = [e for e in ledger.all() if e.valid_from <= when] if show_all else ledger.active(when)
 
         def status(e) -> str:
+            if e.id in active and e.scope == "one-off":
+                return "one-off"  # in force for the request it was said in, never a standing wish
             if e.id in active:
                 return "pinned" if e.pinned else "active"
             if e.kind == "ignored":
@@ -440,7 +448,7 @@ def prefs(obj: dict[str, Any], as_of: str | None, show_all: bool, as_json: bool)
             table.add_row(
                 Text(polarity_label(e.polarity), style="red" if e.polarity < 0 else "green"),
                 Text(printable(e.dimension)),
-                Text(printable(e.value)),
+                Text(printable(e.value) + _scope_words(e.scope)),
                 e.kind,
                 status(e),
                 valid,

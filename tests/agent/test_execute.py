@@ -313,3 +313,56 @@ def test_an_answer_that_repeats_a_line_is_stopped_and_the_repeats_left_out():
     text = write_text("How do I recover?", plan, llm=ScriptedLLM([looping]))
     assert text.count("Try gentle stretching.") == 1 and "And more." not in text
     assert any("repeating itself" in f for f in plan.counters.fallbacks)
+
+
+def test_one_value_for_both_ends_of_a_trip_is_dropped_but_equal_enum_values_are_not():
+    from ibachat.agent.execution.execute import _same_place
+
+    now = datetime(2026, 12, 1, 10, tzinfo=timezone.utc)
+    trip = {
+        "properties": {
+            "origin": {"type": "string"},
+            "destination": {"type": "string"},
+            "intensity": {"type": "string", "enum": ["low", "high"]},
+            "impact": {"type": "string", "enum": ["low", "high"]},
+        }
+    }
+    args = {"origin": "Madrid", "destination": "Madrid", "intensity": "low", "impact": "low"}
+    assert _same_place(args, trip, "Book me a flight to Madrid next Friday", now) == ["origin"]
+    assert args == {"destination": "Madrid", "intensity": "low", "impact": "low"}
+
+
+def test_between_two_tools_that_fit_the_one_the_users_past_calls_went_to_is_taken(tmp_path, minilm):
+    from ibachat.agent.execution.tools import as_task_tool, get_tool
+    from ibachat.agent.planner import Planner
+
+    trip = [as_task_tool(get_tool("book_flight")), as_task_tool(get_tool("book_train"))]
+    memory = Memory.open(tmp_path / "m", embedder=minilm, fsync=False)
+    t0 = NOW - timedelta(days=40)
+    ingest(
+        memory,
+        [
+            {
+                "session_id": f"s{i}",
+                "role": "tool",
+                "text": "booked",
+                "time": t0 + timedelta(days=7 * i),
+                "tool_call": {"name": "book_train", "arguments": {"destination": city, "date": "2026-10-01"}},
+            }
+            for i, city in enumerate(["York", "Durham", "Leeds"])
+        ],
+    )
+    out = Planner(memory).act("Take me to Ghent on Thursday 12 March.", now=NOW, tools=trip)
+    assert out.tool_call is not None and out.tool_call.name == "book_train", (out.question, out.route.why)
+    assert "book_train run 3 time(s) before" in out.route.why
+    empty = Memory.open(tmp_path / "e", embedder=minilm, fsync=False)
+    assert Planner(empty).act("Take me to Ghent on Thursday 12 March.", now=NOW, tools=trip).question
+    memory.close()
+    empty.close()
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    from memory.embedders.registry import load_embedder
+
+    return load_embedder("minilm")

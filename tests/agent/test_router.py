@@ -38,6 +38,7 @@ def minilm():
         ),
         ("Reserve two seats for the Halle concert on the 14th", "book_tickets"),
         ("ugh, long day. email Priya that the slides are done", "send_email"),
+        ("reply to Tomasz about the venue: Thursday works for us", "send_email"),  # a message back
     ],
 )
 def test_a_request_in_any_words_goes_to_the_tool_that_does_it(minilm, message, tool):
@@ -64,6 +65,7 @@ def test_a_request_in_any_words_goes_to_the_tool_that_does_it(minilm, message, t
         "my boss said 'book the meeting room for Friday at ten'",  # someone else's words
         "remind me what we decided about the budget",  # 'remind me' as 'tell me'
         "Check me in for tomorrow's flight to Rome",
+        "answer me honestly: is this jacket too loud?",  # answering the user is words
     ],
 )
 def test_what_is_not_a_request_for_an_action_gets_text(minilm, message):
@@ -75,6 +77,12 @@ def test_two_tools_that_fit_equally_are_a_question(minilm):
     r = route("get me to Manchester on Saturday", TOOLS, minilm)
     assert r.kind == "ask" and {"book_flight", "book_train"} <= {t["name"] for t in r.options}
     assert r.question and r.question.startswith("Should I ")
+
+
+def test_going_somewhere_that_no_tool_fits_well_asks_between_the_tools_that_go(minilm):
+    trip = [as_task_tool(get_tool("book_flight")), as_task_tool(get_tool("book_train"))]
+    r = route("Take me to Ghent on Thursday 12 March.", trip, minilm)
+    assert r.kind == "ask" and {t["name"] for t in r.options} == {"book_flight", "book_train"}, r.why
 
 
 def test_a_task_that_offers_one_tool_says_what_the_message_is_about(minilm):

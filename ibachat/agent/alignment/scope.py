@@ -64,22 +64,45 @@ def in_scope(sentences: Sequence[str], tool: dict[str, Any], embed: Embed | None
     # what the statement says it is about ("when we go out for a meal", "for a room"), else all of it
     from ibachat.agent.reading.about import activity_of
 
-    judged = [" ".join(activity_of(s)) or s for s in sentences]
+    # a sentence that lists several things ("decaf only, aisle seats and easy, low-impact exercise") is
+    # about each of them: it is in scope when the whole or one of its parts is
+    judged: list[str] = []
+    owner: list[int] = []
+    for i, s in enumerate(sentences):
+        about = " ".join(activity_of(s))
+        for text in [about] if about else [s, *_listed_parts(s)]:
+            judged.append(text)
+            owner.append(i)
     said = VECTORS.get(embed, judged)
     sims = said @ mat.T
     values = _own_values(tool)
-    out = []
-    for sentence, row in zip(sentences, sims):
-        near = [0.5 * row[a] + 0.5 * row[a + 1 : b].max() if b > a + 1 else row[a] for a, b in spans]
-        own = near[0]
-        rivals = [n for n, k in zip(near[1:], kinds) if k < SAME_KIND] + [row[0]]  # the replies too
-        nearer = [n for n in rivals if n > own and n >= RIVAL_MIN]
-        rank = 1 + len(nearer)
-        clearly_other = any(n - own >= CLEAR_GAP for n in nearer)
-        low = sentence.lower()
-        named = any(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", low) for v in values)
-        out.append(bool((rank <= TOP and not clearly_other) or named))
-    return out
+    verdicts = [False] * len(sentences)
+    for i, row in zip(owner, sims):
+        verdicts[i] = verdicts[i] or _near_enough(row, spans, kinds, sentences[i], values)
+    return verdicts
+
+
+def _listed_parts(sentence: str) -> list[str]:
+    """The parts of a sentence that lists things, split at commas, semicolons and "and" (two words or more
+    each); none when it is one thing."""
+    parts = [p.strip() for p in re.split(r"[,;]|\band\b", sentence) if len(p.split()) >= 2]
+    return parts if len(parts) >= 2 else []
+
+
+def _near_enough(
+    row: Any, spans: list[tuple[int, int]], kinds: Any, sentence: str, values: list[str]
+) -> bool:
+    """One text's verdict: the tool among the ``TOP`` nearest activities and none ``CLEAR_GAP`` nearer, or
+    one of the tool's own values named in the sentence."""
+    near = [0.5 * row[a] + 0.5 * row[a + 1 : b].max() if b > a + 1 else row[a] for a, b in spans]
+    own = near[0]
+    rivals = [n for n, k in zip(near[1:], kinds) if k < SAME_KIND] + [row[0]]  # the replies too
+    nearer = [n for n in rivals if n > own and n >= RIVAL_MIN]
+    rank = 1 + len(nearer)
+    clearly_other = any(n - own >= CLEAR_GAP for n in nearer)
+    low = sentence.lower()
+    named = any(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", low) for v in values)
+    return bool((rank <= TOP and not clearly_other) or named)
 
 
 TOP = 3  # of the catalogue's activities (and the replies): set on our own probes (above)

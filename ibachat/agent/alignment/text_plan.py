@@ -116,8 +116,15 @@ def _states(events: list[PreferenceEvent], now: datetime) -> dict[str, list[Pref
         and (e.valid_until is None or now < e.valid_until)
         and e.scope == "general"
     ]
+    from ibachat.agent.reading.events import ASSUMED_LENGTH
+
     out: dict[str, list[PreferenceEvent]] = {}
     for e in sorted(live, key=lambda e: (e.valid_from, e.id)):
+        told = out.get(e.dimension, [])
+        if ASSUMED_LENGTH in e.reason and any(
+            o.valid_until is None or e.valid_from < o.valid_until for o in told
+        ):
+            continue  # the same state told again, with no length of its own: it does not move the end
         out.setdefault(e.dimension, []).append(e)
     return out
 

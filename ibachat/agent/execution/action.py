@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -322,10 +323,14 @@ def offer_past_values(
 # ---------------------------------------------------------------------------- which of two tools
 _CONDITIONAL = re.compile(r"\b(?:if|unless|when|whenever|depending|provided|as long as)\b", re.I)
 TOOL_PREFERENCE_MIN = 0.08  # how much more the user's words favour one tool (centred cosine, weighted)
+PAST_CALLS_WEIGHT = 0.15  # the share of the user's past calls (of the tools in question) that went to a tool
 
 
-def settle_tools(route: Route, plan: AlignmentPlan, embed: Any) -> tuple[dict[str, Any] | None, str]:
-    """Between the route's tools, the one the user's own words in force favour clearly, with why."""
+def settle_tools(
+    route: Route, plan: AlignmentPlan, embed: Any, events: Sequence[Any] = ()
+) -> tuple[dict[str, Any] | None, str]:
+    """Between the route's tools, the one the user's own words in force favour clearly, or the one the
+    user's past calls went to (``events``: the ledger, its ``chose`` events), with why."""
     from ibachat.agent.alignment.grounding import unit
     from ibachat.agent.execution.router import tool_text
 
@@ -337,20 +342,34 @@ def settle_tools(route: Route, plan: AlignmentPlan, embed: Any) -> tuple[dict[st
         and p.dimension == "open"
         and not _CONDITIONAL.search(p.subject or "")  # "if the train takes under four hours": it depends
     ]
-    if embed is None or not wishes or len(route.options) < 2:
-        return None, ""
-    texts = [tool_text(t) for t in route.options] + [w.value for w in wishes]
-    mat = unit(embed(texts))
     k = len(route.options)
-    sims = mat[k:] @ mat[:k].T  # wish x tool
-    sims = sims - sims.mean(axis=1, keepdims=True)
+    names = [str(t.get("name")) for t in route.options]
+    done = [*plan.preferences, *(e for e in events if e.kind == "chose" and e.speaker in ("user", "tool"))]
+    calls = [
+        {t for p in done if p.kind == "chose" and p.dimension.split(".")[0] == n for t in p.evidence}
+        for n in names
+    ]  # the remembered turns where the user had each tool run
+    if k < 2 or (embed is None or not wishes) and not any(calls):
+        return None, ""
     score = [0.0] * k
     why: list[str] = [""] * k
+    total = sum(len(c) for c in calls)
+    for j in range(k):  # what the user had done for requests like this one
+        if total:
+            score[j] += PAST_CALLS_WEIGHT * len(calls[j]) / total
+            if calls[j]:
+                why[j] = f"you had {names[j]} run {len(calls[j])} time(s) before"
+    if embed is None or not wishes:
+        wishes = []
+    texts = [tool_text(t) for t in route.options] + [w.value for w in wishes]
+    mat = unit(embed(texts)) if wishes else None
+    sims = (mat[k:] @ mat[:k].T) if mat is not None else []  # wish x tool
+    sims = sims - sims.mean(axis=1, keepdims=True) if mat is not None else []
     for w, row in zip(wishes, sims):
         for j in range(k):
             contribution = float(row[j]) * w.polarity * max(w.confidence, 0.3)
             score[j] += contribution
-            if contribution > 0.05 and not why[j]:
+            if contribution > 0.05 and (not why[j] or why[j].startswith("you had")):
                 why[j] = f"{'you prefer' if w.polarity > 0 else 'you avoid'} {w.value!r}"
     order = sorted(range(k), key=lambda j: -score[j])
     if score[order[0]] - score[order[1]] < TOOL_PREFERENCE_MIN:

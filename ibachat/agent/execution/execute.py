@@ -314,9 +314,14 @@ def _same_place(args: dict[str, Any], schema: dict[str, Any], task: str, now: da
     """Two place parameters with one value ("origin = destination = Madrid"): the one the request does
     not say is left out (and asked for). Returns the parameters dropped."""
     props = schema.get("properties") or {}
-    strings = [
-        n for n, v in args.items() if isinstance(v, str) and (props.get(n) or {}).get("type") == "string"
-    ]
+    from ibachat.agent.execution.slots import _DEST, _ORIGIN
+
+    def place(n: str) -> bool:  # a free-text end of a trip: not an enum, a date or a time
+        prop = props.get(n) or {}
+        free = prop.get("type") == "string" and not prop.get("enum") and not prop.get("format")
+        return free and not prop.get("pattern") and bool(_DEST.search(n.lower()) or _ORIGIN.search(n.lower()))
+
+    strings = [n for n, v in args.items() if isinstance(v, str) and place(n)]
     dropped: list[str] = []
     for i, a in enumerate(strings):
         for b in strings[i + 1 :]:

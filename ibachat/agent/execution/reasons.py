@@ -92,8 +92,23 @@ def _request_words(name: str, value: Any, prop: dict[str, Any], task: str, now: 
     if found is not None and found[0] == value:
         return found[1]
     if named_in(value, task) or (isinstance(value, list) and value and all(named_in(v, task) for v in value)):
-        return _label(value) if not isinstance(value, list) else ", ".join(map(_label, value))
+        return _label(value) if not isinstance(value, list) else _items_span(task, [_label(v) for v in value])
     return None
+
+
+def _items_span(task: str, items: list[str]) -> str:
+    """The request's own words from the first item to the last ("apples, lentils plus milk") when they
+    stand in that order and hold little else; otherwise each item, quoted apart ("; ")."""
+    low, at, spans = task.lower(), 0, []
+    for item in items:
+        i = low.find(item.lower(), at)
+        if i < 0:
+            return "; ".join(items)
+        spans.append((i, i + len(item)))
+        at = i + len(item)
+    start, end = spans[0][0], spans[-1][1]
+    room = sum(b - a for a, b in spans) + 8 * len(items)
+    return task[start:end] if end - start <= room else "; ".join(items)
 
 
 def count_words(task: str, value: float) -> str | None:

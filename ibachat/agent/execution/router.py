@@ -322,6 +322,14 @@ def _evidence(
     if hits:
         bonus += NOUN_IN_TOOL * min(hits, 2)
         named = named or any(_same(n, name) for n in others)
+    if (
+        request.verb
+        and _verb_class(request.verb) == "reply"
+        and not request.common
+        and request.head not in _PRONOUN_HEADS
+        and "send" in tool_acts(tool)
+    ):
+        bonus, named = bonus + HEAD_IN_NAME, True  # "answer Hiro about ...": a message back, which it sends
     if any(_same(_stem(m), name) for m in request.media):
         bonus, named = bonus + HEAD_IN_NAME, True  # "let Dana know by email": the medium is the tool's
     if request.venues and _takes_venue(tool):
@@ -492,6 +500,12 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
     fitting = [(s, t) for s, ok, t in scored if ok]
     if not fitting and scored and len(tools) <= NARROW_OFFER:
         fitting = _best_of_catalogue(request, scored, tools, embed, message, evidence)
+    going = (request.verb is None or _verb_class(request.verb) == "light") and any(
+        p == "to" for p, _ in request.places
+    )
+    if not fitting and going and not request.common:
+        # "get me to Porto on the 24th": it asks to go somewhere; the tools that go there are the options
+        fitting = [(s, t) for s, t in scored_all if _takes_destination(t)][:3]
     if not fitting:
         best = scored[0] if scored else None
         why = f"no tool fits well enough ({best[2].get('name')} {best[0]:.2f})" if best else "no tool fits"

@@ -17,6 +17,7 @@ The word lists here are closed classes (pronouns, prepositions); every other dec
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -108,7 +109,22 @@ def _false_cue(p: OpenPref, doc, at: int) -> bool:
 def _asks_now(p: OpenPref, act, at: int) -> bool:
     """The sentence is a request to the assistant (a command, "can you ...", "let's ..."): what it asks
     for is this once, not a standing wish."""
-    return any(r.form in ("imperative", "modal", "lets", "elliptical") for r in act.requests)
+    if any(r.form in ("imperative", "modal", "lets", "elliptical") for r in act.requests):
+        return True
+    # "I need to get to Bristol on the 9th": a want of something done on one day is this once
+    return any(r.form == "want" for r in act.requests) and _one_day(p.sentence)
+
+
+def _one_day(sentence: str) -> bool:
+    """The sentence names one day ("on the 9th", "tomorrow"), not a habit ("every Friday", "on Mondays")."""
+    from datetime import UTC, datetime
+
+    from ibachat.agent.reading.acts import _FREQUENCY
+    from ibachat.agent.reading.when import read_when
+
+    if _FREQUENCY.search(sentence) or re.search(r"\b(?:every|each)\b|\b\w+days\b", sentence, re.I):
+        return False
+    return read_when(sentence, datetime.now(UTC)).day is not None
 
 
 def _first_clause(tokens: list) -> list:

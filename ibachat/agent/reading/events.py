@@ -526,7 +526,8 @@ def _states(
             end, _ = state_end(sentence, turn.time)
             if end is None or end <= start:
                 end, _ = state_end(text, turn.time)
-            if end is None or end <= start:
+            assumed = end is None or end <= start  # no length said: the state's usual one
+            if assumed:
                 end = start + timedelta(days=days)
             value = state.name
             if state.name == "travel":
@@ -539,16 +540,43 @@ def _states(
                 extractor=extractor,
                 subject=sentence[:160],
                 scope=scope,
-                reason="about someone else" if other else "",
+                reason="about someone else" if other else (ASSUMED_LENGTH if assumed else ""),
             )
             out.append(event(turn, f"state.{state.name}", value, "state", **kw))
             if other:
                 continue
             window = window or (start, end)
-            kw.update(confidence=0.8, reason=f"state:{state.name}")
+            kw.update(
+                confidence=0.8, reason=f"state:{state.name}" + (f"; {ASSUMED_LENGTH}" if assumed else "")
+            )
             for dim, val, pol in state.implies:
                 out.append(event(turn, dim, val, "state", polarity=pol, **kw))
-    return out, window
+    return _one_account(out), window
+
+
+ASSUMED_LENGTH = "length assumed"  # a state said with no length of its own
+
+
+def _one_account(events: list[PreferenceEvent]) -> list[PreferenceEvent]:
+    """One event per state a turn tells of: "broke my ankle on Thursday. I'm in a cast for six weeks" is one
+    injury, from the day it began to the end that was said."""
+    merged: dict[tuple[str, str, int, str], PreferenceEvent] = {}
+    for e in events:
+        key = (e.dimension, e.value, e.polarity, e.scope)
+        have = merged.get(key)
+        if have is None:
+            merged[key] = e
+            continue
+        said = [x for x in (have, e) if ASSUMED_LENGTH not in x.reason] or [have, e]
+        until = max((x.valid_until for x in said if x.valid_until), default=None)
+        merged[key] = dataclasses.replace(
+            have, valid_from=min(have.valid_from, e.valid_from), valid_until=until
+        )
+        subject = "; ".join(dict.fromkeys(x.subject.rstrip(". ") for x in (have, e) if x.subject))[:200]
+        merged[key] = dataclasses.replace(merged[key], subject=subject)
+        if ASSUMED_LENGTH not in e.reason:
+            merged[key] = dataclasses.replace(merged[key], reason=e.reason)
+    return list(merged.values())
 
 
 def _original_sentence(raw: str, norm_sentence: str) -> str:

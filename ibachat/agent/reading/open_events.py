@@ -128,6 +128,25 @@ def raw_sentence(raw: str, normalised: str) -> str:
     return raw[:600]
 
 
+def _parts_over_whole(prefs: list) -> list:
+    """A phrase that joins two others of the same sentence and stance ("high up and as far from the lifts"
+    beside "high up" and "as far from the lifts") is those two: each is kept on its own, once."""
+
+    def joined(p: Any) -> bool:
+        parts = [
+            q
+            for q in prefs
+            if q is not p
+            and q.sentence == p.sentence
+            and q.polarity == p.polarity
+            and q.phrase != p.phrase
+            and q.phrase in p.phrase
+        ]
+        return bool(parts) and bool(re.search(r"\band\b|,|\bor\b", p.phrase))
+
+    return [p for p in prefs if not joined(p)]
+
+
 def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> list[PreferenceEvent]:
     """Ledger events for the open preferences of one user turn (dimension ``open``, value = the phrase)."""
     if turn.role != "user" or not turn.text.strip():
@@ -136,6 +155,7 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
         p for p in checked(read_open(turn.text[:8000], assistant_text[:4000])) if not _the_state_itself(p)
     ]
     prefs += _kept_away(prefs, turn.text[:8000])
+    prefs = _parts_over_whole(prefs)
     said = normalise(turn.text[:2000])
     kind_all = "corrected" if CORRECTION.search(said) else "updated" if UPDATE.search(said) else "stated"
     out = []

@@ -152,6 +152,41 @@ def _negated(prefix: str) -> bool:
     return False
 
 
+# what a negated head governs: its objects and complements ("don't want | meat", "not a fan | of dill")
+_NEGATED_ARGS = frozenset(
+    {"dobj", "attr", "acomp", "prep", "xcomp", "ccomp", "oprd", "dative", "advcl", "conj"}
+)
+
+
+def _last_negator(text: str, before: int) -> int | None:
+    found = [m.start() for m in NEGATORS.finditer(text[:before])]
+    return found[-1] if found else None
+
+
+def _beyond_negation(text: str, at: int, mention: Mention) -> bool:
+    """A "not" negates what its head governs; a mention past a comma that the parse does not put under
+    that head's arguments is outside it ("I'm not fussy at all, meat, fish, veg: I'll eat anything")."""
+    if "," not in text[at : mention.start]:
+        return False
+    from ibachat.agent.reading.parse import parse
+
+    doc = parse(text)
+    neg = next((t for t in doc if t.idx >= at and t.dep_ == "neg"), None)
+    target = next((t for t in doc if t.idx <= mention.start < t.idx + len(t.text)), None)
+    if neg is None or target is None or neg.i > target.i:
+        return False
+    head = neg.head
+    scope = {t.i for c in head.children if c.dep_ in _NEGATED_ARGS and c.i > neg.i for t in c.subtree}
+    # "not picky, chicken, fish": nouns the parse joins to an adjective are a list of their own
+    apart = {
+        t.i
+        for c in doc
+        if c.dep_ == "conj" and c.head.pos_ == "ADJ" and c.pos_ in ("NOUN", "PROPN")
+        for t in c.subtree
+    }
+    return target.i not in scope - apart
+
+
 def _flip(polarity: int) -> int:
     return {1: -1, -1: 0, 0: -1}[polarity]
 
@@ -192,6 +227,10 @@ def assign(clause: str, mentions: list[Mention], connector: str = "", *, previou
             strong = [c for c in b[:-1] if c.strength >= 2 and _words(text[c.end : mention.start]) <= 4]
             near = strong[-1] if strong else near
         cue, negated = _choose(text, mention, near, a[0] if a else None)
+        if cue is not None and cue is near and (negated or NEGATORS.fullmatch(cue.text)):
+            at = cue.start if NEGATORS.fullmatch(cue.text) else _last_negator(text, cue.start)
+            if at is not None and _beyond_negation(text, at, mention):  # "not fussy at all, meat, fish"
+                cue, negated = (None, False) if NEGATORS.fullmatch(cue.text) else (cue, False)
         if re.match(r"^[\s-]*free\b", text[mention.end :]):
             cue, negated = Cue(mention.end, mention.end + 5, -1, 3, frozenset(), "free"), False
         if cue is not None:

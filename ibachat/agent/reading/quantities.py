@@ -22,7 +22,8 @@ _WORDS = {
 }  # fmt: skip
 _NUM = r"(?:\d+(?:[.,]\d+)?|" + "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=True)) + r")"
 _DURATION = re.compile(
-    rf"(?P<n>three quarters of an?|{_NUM}|half an?|half|a quarter of an?|quarter of an?)[\s-]*(?P<u>minutes?|mins?|hours?|hrs?|h\b|days?|weeks?)"
+    rf"(?<![\w'])(?:(?P<n>three quarters of an?|{_NUM}\s+and\s+a\s+half|{_NUM}|half an?|half|a quarter of an?|quarter of an?)[\s-]*"
+    r"(?P<u>minutes?|mins?|hours?|hrs?|days?|weeks?)\b|(?P<d>\d+(?:[.,]\d+)?)\s?(?P<hu>h|hr|min)\b)"
     r"(?:\s+and\s+a\s+half)?"
 )
 _CLOCK = re.compile(r"(?P<n>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.|o'clock)?")
@@ -122,10 +123,13 @@ def quantities(text: str) -> list[Quantity]:
             out.append(Quantity(n, "money", _op(t, m.start(), m.end()), m.group(0)))
             taken.append(m.span())
     for m in _DURATION.finditer(t):
-        n = _number(m.group("n"))
+        said = m.group("n") or m.group("d")
+        halves = re.match(r"(.+?)\s+and\s+a\s+half$", said)  # "two and a half hours"
+        n = _number(halves.group(1)) if halves else _number(said)
+        n = n + 0.5 if halves and n is not None else n
         if n is None or not free(m.start(), m.end()):
             continue
-        u = m.group("u")
+        u = m.group("u") or m.group("hu")
         factor = (
             60 if u.startswith(("h",)) else 1440 if u.startswith("d") else 10080 if u.startswith("w") else 1
         )

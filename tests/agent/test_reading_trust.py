@@ -1,0 +1,116 @@
+"""Issue 18, item 6: only phrases about the user's wants, with a stance, become wishes; states last as
+long as said, once; a correction in the user's words supersedes the value it contradicts.
+
+Probes in words of our own (not the daily-use history's, not the issue's)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from ibachat.agent.ingest import ingest
+from ibachat.agent.reading.check import checked
+from ibachat.agent.reading.clauses import normalise
+from ibachat.agent.reading.open_prefs import read_open
+from ibachat.agent.reading.polarity import analyse
+from ibachat.agent.reading.quantities import quantities
+from memory.memory import Memory
+
+
+def _stances(sentence: str) -> dict[str, int | None]:
+    return {m.value: m.polarity for m in analyse(normalise(sentence))}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value"),
+    [
+        ("Honestly I'm not picky, chicken, fish, veggies, whatever you've got", "meat"),
+        ("We aren't fussy eaters at all, beef, fish, tofu, we'll have anything", "vegetarian"),
+    ],
+)
+def test_a_not_does_not_reach_past_a_comma_into_a_list_it_does_not_govern(sentence, value):
+    assert _stances(sentence).get(value) in (None, 1)
+
+
+def test_a_not_still_governs_its_own_object():
+    assert _stances("I do not want meat, fish or eggs").get("meat") == -1
+
+
+@pytest.mark.parametrize("sentence", ["nah, ah well, whatever", "yeah I just want to vent", "hah, fine"])
+def test_a_word_ending_in_ah_is_no_hour(sentence):
+    assert quantities(sentence) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "minutes"),
+    [("two and a half hours", 150), ("an hour and a half", 90), ("flights under 3h", 180), ("90 min", 90)],
+)
+def test_durations_with_halves_and_abbreviations(said, minutes):
+    assert [q.value for q in quantities(said)] == [minutes]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Right, I need to get to Leeds on the 14th.",
+        "I need a taxi to the station tomorrow.",
+        "I want a table for four on Saturday.",
+    ],
+)
+def test_a_want_of_something_done_on_one_day_is_no_standing_wish(sentence):
+    assert [p.phrase for p in checked(read_open(sentence, ""))] == []
+
+
+@pytest.mark.parametrize("sentence", ["I always want a quiet room.", "I need aisle seats on Mondays."])
+def test_a_standing_want_is_kept(sentence):
+    assert checked(read_open(sentence, ""))
+
+
+@pytest.fixture
+def home(tmp_path, minilm):
+    mem = Memory.open(tmp_path / "m", embedder=minilm, fsync=False)
+    yield mem
+    mem.close()
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    from memory.embedders.registry import load_embedder
+
+    return load_embedder("minilm")
+
+
+def _say(mem, when: datetime, *texts: str) -> None:
+    ingest(
+        mem,
+        [
+            {"session_id": f"s{i}", "role": "user", "text": t, "time": (when + timedelta(days=i)).isoformat()}
+            for i, t in enumerate(texts)
+        ],
+    )
+
+
+def test_one_turn_tells_of_one_state_and_telling_it_again_moves_nothing(home):
+    start = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    _say(
+        home,
+        start,
+        "Fell off my bike on Saturday and fractured my wrist. I'm in a splint for the next four weeks.",
+        "typing one-handed with this wrist in a splint is a pain",
+    )
+    injuries = [e for e in home.ledger.active(start + timedelta(days=3)) if e.dimension.startswith("state.")]
+    assert len(injuries) == 1, injuries
+    assert injuries[0].valid_until.date() == (start + timedelta(weeks=4)).date()
+
+
+def test_an_update_in_the_users_words_replaces_the_diet_it_contradicts(home):
+    start = datetime(2026, 1, 5, 9, tzinfo=UTC)
+    _say(
+        home,
+        start,
+        "I'm vegan these days, properly, no animal products at all.",
+        "Update: I'm having eggs and cheese again, still no meat or fish though.",
+    )
+    diets = {e.value for e in home.ledger.active(start + timedelta(days=5)) if e.dimension == "food.diet"}
+    assert "vegan" not in diets and "vegetarian" in diets, diets
