@@ -135,8 +135,13 @@ def _own_values(tool: dict[str, Any]) -> list[str]:
 def _param_texts(tool: dict[str, Any]) -> list[str]:
     """A parameter's name and description: a statement about one feature ("a 5 minute alert is useless")
     is in scope of every tool that has it, whichever tool it sounds most like."""
+    from ibachat.agent.execution.router import gives_a_reply
+
     out = []
+    answers = gives_a_reply(tool)  # a tool whose act is giving one of its replies: they are what it is about
     for name, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
         desc = str(prop.get("description", "")) if isinstance(prop, dict) else ""
         out.append(f"{name.replace('_', ' ')}: {desc}".strip(": "))
+        if answers and isinstance(prop, dict):
+            out += [str(v) for v in (prop.get("enum") or [])[:20]]
     return out

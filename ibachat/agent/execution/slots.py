@@ -158,7 +158,8 @@ def _proper_name(task: str) -> str | None:
 
 _TIME_WORD = re.compile(
     r"^(?:the\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|today|tonight|"
-    r"tomorrow|morning|afternoon|evening|noon|midnight|next|this|\d)",
+    r"tomorrow|morning|afternoon|evening|noon|midnight|next|this|"
+    r"\d+(?:[:.]\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock|h)\b|\d+(?:st|nd|rd|th)\b|\d+[/.-]\d+|\d+\s*$)",
     re.I,
 )
 _HABIT_WORD = re.compile(r"\b(?:usual|same|regular|normal|favou?rite|other|last|one)\b", re.I)

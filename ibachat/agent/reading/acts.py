@@ -167,6 +167,8 @@ def _sentence(sent) -> tuple[str, list[Request]]:
         dash = tok.lower_ in ("-", "–", "—") and bool(tokens[p - 1].whitespace_)  # not "last-minute"
         if (dash or tok.lower_ in (",", ";", ":", "and", "so", "then", "but")) and p > 0:
             j = p + 1 + _start(tokens[p + 1 :])
+            if j < len(tokens) and _shares_a_subject(tokens, p, j):
+                continue  # "I have an aversion to X and prefer Y": the same "I", not a command
             if j < len(tokens) and j > p and (_is_command(sent, tokens, j) or tokens[j].lower_ in _MODALS):
                 sub_kind, sub = _at(sent, tokens, j)
                 if sub:
@@ -174,6 +176,21 @@ def _sentence(sent) -> tuple[str, list[Request]]:
                 if sub_kind in ("negated", "standing"):
                     return sub_kind, []
     return kind, found
+
+
+def _shares_a_subject(tokens: list, p: int, j: int) -> bool:
+    """The verb after a bare "and" / "but" (no comma before it) is joined to a verb with a subject of its
+    own that is not "you": it is that subject's second verb."""
+    if tokens[p].lower_ not in ("and", "but") or (p > 0 and tokens[p - 1].lower_ in (",", ";")):
+        return False
+    verb = tokens[j]
+    if verb.dep_ != "conj":
+        return False
+    for head in verb.ancestors:  # the verb it is joined to (the parse may hang it on that verb's object)
+        subjects = [c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if head.pos_ in ("VERB", "AUX") and subjects:
+            return all(c.lower_ not in ("you", "u") for c in subjects)
+    return False
 
 
 def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
@@ -279,6 +296,11 @@ def _has_finite(tokens: list) -> bool:
     return any(t.tag_ in ("VBZ", "VBD", "VBP", "MD") for t in tokens)
 
 
+def _negates(tok) -> bool:
+    """A negator the parse attaches to a verb ("don't", "never"); not a word it mis-tags ("9 am")."""
+    return tok.dep_ == "neg" and tok.lower_ in ("not", "n't", "never", "no", "nt")
+
+
 def command_parse(clause: str, *, finite: bool = True):
     """(parse, index of the verb) when ``clause`` reads as a command, else None.
 
@@ -346,7 +368,7 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
     alt, at = found
     verb = alt[at]
     own = _own_clause(verb)
-    if any(c.dep_ == "neg" for c in verb.children):
+    if any(_negates(c) for c in verb.children):
         return []
     if _standing(_span(own), alt, own):
         return []
@@ -401,7 +423,10 @@ def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
             if tok.lower_ in _MEDIUM_PREPS and pobj.pos_ == "NOUN":
                 media.append(pobj.lemma_.lower())
             elif tok.lower_ in _PLACE_PREPS and not pobj.like_num and pobj.ent_type_ not in ("DATE", "TIME"):
-                if pobj.pos_ == "PROPN" or any(c.dep_ in ("det", "poss") for c in pobj.children):
+                named = any(
+                    c.dep_ == "compound" and c.pos_ == "PROPN" for c in pobj.children
+                )  # "Berlin airport"
+                if pobj.pos_ == "PROPN" or named or any(c.dep_ in ("det", "poss") for c in pobj.children):
                     cut = {
                         t.i
                         for c in pobj.children
@@ -531,7 +556,7 @@ def _want(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
     if j >= len(tokens):
         return "statement", []
     verb = tokens[j]
-    if any(c.dep_ == "neg" for c in verb.children) or (j > 0 and low[j - 1] in ("n't", "not")):
+    if any(_negates(c) for c in verb.children) or (j > 0 and low[j - 1] in ("n't", "not")):
         return "negated", []
     lemma = verb.lemma_.lower()
     wants = (

@@ -132,6 +132,12 @@ def _first_clause(tokens: list) -> list:
     kept = []
     for i, t in enumerate(tokens):
         new_subject = t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON"
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        listed = t.text == "," and tokens[i - 1].pos_ == "ADJ" and after is not None and after.pos_ != "PRON"
+        joined = t.text == "-" and not tokens[i - 1].whitespace_  # "in-person": one word
+        if i and (listed or joined) and after is not None and after.pos_ not in ("VERB", "AUX"):
+            kept.append(t)  # "traditional, in-person classroom settings": one phrase
+            continue
         if i and (
             t.text in (",", ";", ":", "—", "-")
             or new_subject

@@ -128,6 +128,21 @@ def raw_sentence(raw: str, normalised: str) -> str:
     return raw[:600]
 
 
+def _asks_once(sentence: str) -> bool:
+    """A request to the assistant for one day, with no word of always ("book a ride from 12 Elm Street
+    tomorrow at 9"): its amounts are this request's (house numbers, times, counts), read when the call
+    runs, never a standing bound ("block my mornings, meetings after 11 only" stays one)."""
+    from ibachat.agent.reading.acts import _FREQUENCY, read_act
+
+    if _FREQUENCY.search(sentence):
+        return False
+    from ibachat.agent.reading.check import _one_day
+
+    act = read_act(sentence)
+    forms = ("imperative", "modal", "lets", "elliptical", "want")
+    return act.asks and any(r.form in forms for r in act.requests) and _one_day(sentence)
+
+
 def _parts_over_whole(prefs: list) -> list:
     """A phrase that joins two others of the same sentence and stance ("high up and as far from the lifts"
     beside "high up" and "as far from the lifts") is those two: each is kept on its own, once."""
@@ -215,7 +230,7 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
             )
         stance = bool(stance_cues(sentence)) or bool(_ASKS.search(sentence))
         avoided = [p.phrase for p in prefs if p.polarity < 0 and p.sentence == sentence]
-        amounts = quantities(sentence)
+        amounts = [] if _asks_once(sentence) else quantities(sentence)
         for q in amounts:
             if q.op == "=" and any(o.unit == q.unit and o.op == "=" for o in amounts[amounts.index(q) + 1 :]):
                 continue  # "a 5 minute alert is useless, give me half an hour": the later amount replaces it
