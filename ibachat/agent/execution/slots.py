@@ -263,13 +263,28 @@ def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
         return whole[0], whole[0].replace("_", " ")
     if whole:
         return None
-    words = [w for w in low.split() if len(w) >= 4]
+    words = [w for w in _content_words(task) if len(w) >= 4]  # "after" is a preposition, not "afternoon"
     starts = {v for v in enum for w in words if v.lower().startswith(w) and len(w) >= 0.4 * len(v)}
     if len(starts) == 1:
         value = starts.pop()
         word = next(w for w in words if value.lower().startswith(w))
         return value, word
     return None
+
+
+_FUNCTION_POS = frozenset({"ADP", "SCONJ", "CCONJ", "DET", "PRON", "AUX", "PART", "NUM"})
+
+
+def _content_words(task: str) -> list[str]:
+    """The request's words that may name a thing (not its prepositions, conjunctions, pronouns)."""
+    from ibachat.agent.reading.parse import parse
+
+    return [
+        w
+        for t in parse(task[:2000])
+        if t.pos_ not in _FUNCTION_POS
+        for w in re.findall(r"[a-z0-9']+", t.lower_)
+    ]
 
 
 def is_venue(name: str, prop: dict[str, Any] | None = None) -> bool:
