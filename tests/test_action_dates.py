@@ -189,6 +189,45 @@ def test_the_floor_books_the_day_the_request_states_or_asks(monkeypatch, capsys,
     check_row(row, reply)
 
 
+# A question about when is answered by the next `ask` in the user's words: the answer fills the day or the
+# time the request left open, with what the request did settle ("at 8pm"); a reply that settles nothing
+# asks again, and nothing runs.
+ANSWERS = [
+    (Row("Reserve a table at Nopa on 5/1 at 8pm", "book_table", {"date": "2027-05-01", "time": "20:00"}), "1 May"),
+    (Row("Reserve a table at Nopa on 5/1 at 8pm", "book_table", {"date": "2027-01-05"}), "the first"),
+    (Row("Book a flight from Berlin to Denver next Friday", "book_flight", {"date": "2026-12-11"}, TUESDAY), "the one after"),
+    (Row("Book a flight from Berlin to Denver next Friday", "book_flight", Ask("11 December"), TUESDAY), "at 8pm"),
+    (Row("Remind me to ring Sam at 11:15", "set_reminder", {"when": _at("2026-12-04", "11:15")}), "in the morning"),
+    (Row("Remind me to ring Sam at 11:15", "set_reminder", {"when": _at("2026-12-03", "23:15")}), "pm"),
+    (Row("Remind me today at 9am to send the invoice", "set_reminder", {"when": _at("2026-12-04", "09:00")}), "tomorrow"),
+    (Row("Book a flight from Berlin to Denver, business please", "book_flight", {"date": "2026-12-04"}), "on Friday"),
+    (Row("Book a hotel in Lisbon for 2 nights from the end of the month", "book_hotel", {"check_in": "2026-12-29"}), "the 29th"),
+    (
+        Row("Remind me to pay the landlord on the 31st at 9am", "set_reminder", {"when": _at("2026-11-30", "09:00")}, NOVEMBER_END),
+        "30 November",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("row", "answer"), ANSWERS, ids=[f"{r.request} / {a}" for r, a in ANSWERS])
+def test_a_question_about_when_is_answered_by_the_next_ask(monkeypatch, capsys, row, answer):
+    monkeypatch.setenv("IBACHAT_NOW", row.now)
+    code, asked, err = ask_json(capsys, "--model", "none", row.request)
+    assert code == 0 and asked["clarify"] and asked["result"] is None, err
+    code, reply, err = ask_json(capsys, "--model", "none", answer)
+    assert code == 0, err
+    if isinstance(row.expect, Ask):
+        assert reply["result"] is None and row.expect.words in (reply["clarify"] or "")
+        return
+    assert reply["clarify"] is None and reply["result"]["status"] in ("confirmed", "scheduled")
+    args, reasons = reply["result"]["arguments"], reply["proposal"]["reasons"]
+    for name, value in row.expect.items():
+        assert args[name] == value, (name, args[name])
+        assert "your answer: " in reasons[name] or _QUOTED.match(reasons[name]), reasons[name]
+    answered = [reasons[n].split("your answer: ", 1)[1] for n in row.expect if "your answer: " in reasons[n]]
+    assert answered and all(said == answer or said in asked["clarify"] for said in answered)  # an option
+
+
 def test_a_bad_fixed_now_is_one_line_and_stores_nothing(monkeypatch, capsys):
     monkeypatch.setenv("IBACHAT_NOW", "next thursday")
     code = main(["--embedder", "hash", "ask", "--model", "none", "Book a flight to Oslo tomorrow"])

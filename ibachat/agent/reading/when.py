@@ -80,6 +80,8 @@ class When:
     day_words: str = ""  # the words that named the day ("the day after tomorrow")
     time_words: str = ""  # the words that named the time ("7:30 in the evening")
     question: str | None = None  # the one short question when the words do not settle it
+    asks: str = ""  # what the question is about: "day" or "time" (am or pm)
+    next_day: bool = False  # the day is the next occurrence of the time said, not a day the words name
 
     @property
     def said(self) -> bool:
@@ -258,7 +260,7 @@ def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
         words = m.group(0)
         if re.search(r"end\s+of\s+(?:the\s+|this\s+)?month", words, re.I):
             last = date(today.year + (today.month == 12), today.month % 12 + 1, 1) - timedelta(days=1)
-            return None, words, f"Which day at the end of the month: {_fmt(last)}?"
+            return None, words, f"Which day at the end of the month do you mean (its last is {_fmt(last)})?"
         if re.search(r"hours|minutes", words, re.I):
             return None, words, f"What time do you mean by {words!r}?"
         return None, words, f"Which day {words.lower()}?"
@@ -428,7 +430,7 @@ def _from_now(text: str, now: datetime) -> When | None:
     except (ValueError, OverflowError):
         moment = None
     if moment is None or moment <= base:
-        return When(question=f"When do you mean by {m.group(0)!r}?", day_words=m.group(0))
+        return When(question=f"When do you mean by {m.group(0)!r}?", day_words=m.group(0), asks="day")
     clock = f"{moment.hour:02d}:{moment.minute:02d}"
     return When(moment.date(), clock, _part_of(moment.hour), m.group(0), m.group(0))
 
@@ -445,7 +447,7 @@ def _read(text: str, now_iso: str) -> When:
     if part_m and part_m.group(1).lower() in ("tonight",) and day is None and question is None:
         day, day_words = now.date(), part_m.group(0)
     hour, minute, half, time_words = _read_time(text)
-    clock = None
+    clock, asks = None, ""
     if hour is not None:
         if half is None and hour <= 12:
             half = _HALF_OF_DAY.get(part or "")
@@ -459,7 +461,7 @@ def _read(text: str, now_iso: str) -> When:
             if half is None and 1 <= hour <= 4:
                 half = "pm"  # "at 3": nobody books 3 in the morning without saying so
             if half is None and question is None and hour != 0:
-                question = f"{hour}:{minute:02d} in the morning or in the evening?"
+                question, asks = f"{hour}:{minute:02d} in the morning or in the evening?", "time"
         if half is not None or hour > 12 or hour == 0:
             h24 = hour % 12 + (12 if half == "pm" else 0) if hour <= 12 else hour
             clock = f"{h24:02d}:{minute:02d}"
@@ -470,13 +472,47 @@ def _read(text: str, now_iso: str) -> When:
         word = part_m.group(1).lower()
         if word in ("noon", "midday", "midnight"):
             clock = "00:00" if word == "midnight" else "12:00"
+    next_day = False
     if clock is not None and question is None:
-        at = datetime.combine(now.date(), datetime.strptime(clock, "%H:%M").time(), now.tzinfo)
         if day is None and not day_words:  # a time and no day: its next occurrence
-            day, day_words = (now.date() if at > now else now.date() + timedelta(days=1)), time_words
-        elif day == now.date() and at <= now:
-            question = f"{int(clock[:2])}:{clock[3:]} today has already passed: which day do you mean?"
-    return When(day, clock, part, day_words, time_words, question)
+            day, day_words, next_day = _next(clock, now), time_words, True
+        question = _passed(day, clock, now)
+    return When(
+        day, clock, part, day_words, time_words, question, (asks or "day") if question else "", next_day
+    )
+
+
+def _next(clock: str, now: datetime) -> date:
+    """The day of the next ``clock`` (HH:MM) after ``now``: today, or tomorrow when it has passed."""
+    at = datetime.combine(now.date(), datetime.strptime(clock, "%H:%M").time(), now.tzinfo)
+    return now.date() if at > now else now.date() + timedelta(days=1)
+
+
+def _passed(day: date | None, clock: str, now: datetime) -> str | None:
+    """The question when ``clock`` on ``day`` is already past."""
+    if day != now.date() or _next(clock, now) == day:
+        return None
+    return f"{int(clock[:2])}:{clock[3:]} today has already passed: which day do you mean?"
+
+
+def read_answer_when(answer: str, task: str, now: datetime) -> When:
+    """The day and time a reply to the request's question gives, with what the request itself settled:
+    "1 May" to "5 January or 1 May?", "the morning" to "11:15 in the morning or in the evening?",
+    "8am" to "What time on Friday ...?". A reply that settles nothing keeps the request's question."""
+    said = read_when(task, now)
+    got = read_when(answer, now)
+    if said.asks == "time" and got.time is None:  # "in the morning", "pm": the half of the request's time
+        got = read_when(f"{said.time_words} {answer}", now)
+    if got.question is not None:
+        return got
+    day = got.day if got.day is not None and not got.next_day else said.day or got.day
+    if day is None or (said.asks == "day" and (got.day is None or got.next_day)):
+        return When(question=said.question or got.question, asks="day")
+    clock = got.time or said.time
+    part = got.part or said.part
+    question = _passed(day, clock or default_time(part) or "23:59", now)
+    day_words = got.day_words if got.day is not None and not got.next_day else said.day_words
+    return When(day, clock, part, day_words, got.time_words or said.time_words, question)
 
 
 def _together(text: str, first: str, second: str) -> str:
