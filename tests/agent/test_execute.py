@@ -313,6 +313,27 @@ def test_the_nth_means_that_day_of_this_month_or_the_next():
     assert task_date("dentist on the 5th", datetime(2026, 1, 2, tzinfo=timezone.utc)) == date(2026, 1, 5)
 
 
+def test_offsets_from_a_day_and_spans_from_now_are_read_by_the_grammar():
+    from datetime import date
+
+    from ibachat.agent.reading.when import read_when
+
+    now = datetime(2026, 12, 3, 14, tzinfo=timezone.utc)  # a Thursday
+    days = {
+        "Saturday fortnight": date(2026, 12, 19),
+        "tomorrow week": date(2026, 12, 11),
+        "three days after tomorrow": date(2026, 12, 7),
+        "two weeks on Thursday": date(2026, 12, 24),
+        "this coming Thursday": date(2026, 12, 10),
+    }
+    for words, day in days.items():
+        assert read_when(f"book it {words}", now).day == day, words
+    soon = read_when("remind me in half an hour", now)
+    assert (soon.day, soon.time) == (date(2026, 12, 3), "14:30")
+    assert read_when("remind me in a couple of hours", now).question  # how many is not said
+    assert read_when("the 45th", now).day is None
+
+
 def test_an_answer_that_repeats_a_line_is_stopped_and_the_repeats_left_out():
     looping = "Rest is key.\n" + "Try gentle stretching.\n" * 20 + "And more."
     plan = AlignmentPlan("How do I recover?", NOW, text=TextDirectives())

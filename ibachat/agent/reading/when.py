@@ -3,19 +3,25 @@
 ``read_when(text, now)`` finds the time expressions of a request and resolves them:
 
 - calendar dates are read by ``dateparser`` (a well-kept library: "on the 2nd of June", "Dec 24th",
-  "24/12", "May 3rd 2027"), the year being the next one with that date still ahead;
-- what dateparser gets wrong or cannot read is composed here from its parts: "the 18th" (it reads
-  "the 3rd" as March), "two weeks from today" (it goes back in time), "a week from Monday",
-  "Monday week", "a week on Thursday", "in a fortnight", "the day after tomorrow";
+  "24/12", "May 3rd 2027"), the year being the next one with that date still ahead; so are spans of
+  hours from now ("in two hours", "in 45 minutes");
+- what dateparser gets wrong or cannot read is composed here by a small grammar: an offset counted
+  from a day (count + day/week/fortnight + from/on/after + today/tomorrow/weekday: "a week from
+  Monday", "a fortnight on Saturday", "three days after tomorrow"; "Monday week", "the Tuesday after
+  next"), "the 18th" (it reads "the 3rd" as March), "two weeks from today" (it goes back in time),
+  "the day after tomorrow";
 - what nobody can settle becomes a question, never today: "next Friday" said early in the week
-  (this Friday or the one after?), "5/1" (5 January or 1 May?), "end of the month", "next week"
-  with no day, "7:30" with no period of the day and nothing that says which.
+  (this Friday or the one after?), "5/1" (5 January or 1 May?), "end of the month" (a span of days),
+  "next week" or "in a few days" with no day, "on Thursday" said on a Thursday, a weekday that is not
+  the date's ("Friday the 12th" when the 12th is a Saturday), "the 31st" in a month without one,
+  "9am today" said in the afternoon, "7:30" with no period of the day and nothing that says which.
 
-Times: "7pm", "19:30", "7.30pm", "half seven", "quarter to nine", "noon"; a bare "at 7:30" takes
-its half of the day from a part of day said with it ("tomorrow evening at 7:30", "tonight"). Parts of
-the day ("tomorrow evening", "in the morning", "first thing") are kept as labels for parameters such
-as ``departure_window``. The word lists here are closed classes (weekdays, months, number words,
-parts of the day).
+Times: "7pm", "19:30", "08:30", "7.30pm", "half seven", "quarter to nine", "noon"; a bare "at 7:30"
+takes its half of the day from a part of day said with it ("tomorrow evening at 7:30", "tonight"); a
+time said without a day is its next occurrence ("at 16:45"). Parts of the day ("tomorrow evening",
+"in the morning", "first thing") are kept as labels for parameters such as ``departure_window``.
+``read_answer_when`` reads the reply to one of these questions together with what the request did
+settle. The word lists here are closed classes (weekdays, months, number words, parts of the day).
 """
 
 from __future__ import annotations
