@@ -87,7 +87,7 @@ class When:
     time_words: str = ""  # the words that named the time ("7:30 in the evening")
     question: str | None = None  # the one short question when the words do not settle it
     asks: str = ""  # what the question is about: "day" or "time" (am or pm)
-    next_day: bool = False  # the day is the next occurrence of the time said, not a day the words name
+    day_from_clock: bool = False  # the day is the next occurrence of the time said, not a day the words name
 
     @property
     def said(self) -> bool:
@@ -329,7 +329,7 @@ def _safe(year: int, month: int, day: int) -> date | None:
 
 
 def _day_of_month(day: int, today: date) -> tuple[date | None, str | None]:
-    """The next day numbered ``day`` (today counts), or a question when a month that is still ahead
+    """The coming day numbered ``day`` (today counts), or a question when a month that is still ahead
     has no such day ("the 31st" said in November: the 30th, or 31 December?)."""
     if not 1 <= day <= 31:
         return None, None
@@ -478,13 +478,13 @@ def _read(text: str, now_iso: str) -> When:
         word = part_m.group(1).lower()
         if word in ("noon", "midday", "midnight"):
             clock = "00:00" if word == "midnight" else "12:00"
-    next_day = False
+    day_from_clock = False
     if clock is not None and question is None:
         if day is None and not day_words:  # a time and no day: its next occurrence
-            day, day_words, next_day = _next(clock, now), time_words, True
+            day, day_words, day_from_clock = _next(clock, now), time_words, True
         question = _passed(day, clock, now)
     return When(
-        day, clock, part, day_words, time_words, question, (asks or "day") if question else "", next_day
+        day, clock, part, day_words, time_words, question, (asks or "day") if question else "", day_from_clock
     )
 
 
@@ -511,13 +511,13 @@ def read_answer_when(answer: str, task: str, now: datetime) -> When:
         got = read_when(f"{said.time_words} {answer}", now)
     if got.question is not None:
         return got
-    day = got.day if got.day is not None and not got.next_day else said.day or got.day
-    if day is None or (said.asks == "day" and (got.day is None or got.next_day)):
+    day = got.day if got.day is not None and not got.day_from_clock else said.day or got.day
+    if day is None or (said.asks == "day" and (got.day is None or got.day_from_clock)):
         return When(question=said.question or got.question, asks="day")
     clock = got.time or said.time
     part = got.part or said.part
     question = _passed(day, clock or default_time(part) or "23:59", now)
-    day_words = got.day_words if got.day is not None and not got.next_day else said.day_words
+    day_words = got.day_words if got.day is not None and not got.day_from_clock else said.day_words
     return When(day, clock, part, day_words, got.time_words or said.time_words, question)
 
 
