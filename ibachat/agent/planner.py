@@ -411,7 +411,7 @@ class Planner:
         )
         if question and plan.clarifications:
             plan.clarifications[0] = question
-        waiting = pending_for(task, tool, question, answers) if question else None
+        waiting = pending_for(task, tool, question, answers, now) if question else None
         return Outcome(plan, None, call, plan.counters, question=question, pending=waiting)
 
 

@@ -298,13 +298,40 @@ def test_string_habits_fill_text_parameters_unless_the_task_says_otherwise(tmp_p
 def test_the_nth_means_that_day_of_this_month_or_the_next():
     from datetime import date
 
-    from ibachat.agent.execution.slots import task_date
+    from ibachat.agent.execution.slots import date_question, task_date
 
     now = datetime(2026, 11, 30, 9, tzinfo=timezone.utc)
     assert task_date("Book my flight to Denver on the 12th", now) == date(2026, 12, 12)
     assert task_date("dinner on the 30th", now) == date(2026, 11, 30)
-    assert task_date("the 31st works", now) == date(2026, 12, 31)
+    # November has no 31st: the last of November, or the 31st a month on? Asked, not guessed.
+    assert task_date("the 31st works", now) is None
+    assert (
+        date_question("the 31st works", now)
+        == "November has no 31st: do you mean 30 November or 31 December?"
+    )
+    assert task_date("the 31st works", datetime(2026, 12, 2, tzinfo=timezone.utc)) == date(2026, 12, 31)
     assert task_date("dentist on the 5th", datetime(2026, 1, 2, tzinfo=timezone.utc)) == date(2026, 1, 5)
+
+
+def test_offsets_from_a_day_and_spans_from_now_are_read_by_the_grammar():
+    from datetime import date
+
+    from ibachat.agent.reading.when import read_when
+
+    now = datetime(2026, 12, 3, 14, tzinfo=timezone.utc)  # a Thursday
+    days = {
+        "Saturday fortnight": date(2026, 12, 19),
+        "tomorrow week": date(2026, 12, 11),
+        "three days after tomorrow": date(2026, 12, 7),
+        "two weeks on Thursday": date(2026, 12, 24),
+        "this coming Thursday": date(2026, 12, 10),
+    }
+    for words, day in days.items():
+        assert read_when(f"book it {words}", now).day == day, words
+    soon = read_when("remind me in half an hour", now)
+    assert (soon.day, soon.time) == (date(2026, 12, 3), "14:30")
+    assert read_when("remind me in a couple of hours", now).question  # how many is not said
+    assert read_when("the 45th", now).day is None
 
 
 def test_an_answer_that_repeats_a_line_is_stopped_and_the_repeats_left_out():

@@ -65,11 +65,68 @@ class Reading:
         return self.answers is not None or self.tool is not None
 
 
-def pending_for(task: str, tool: dict[str, Any], question: str, answers: dict[str, Any]) -> PendingAction:
+def pending_for(
+    task: str, tool: dict[str, Any], question: str, answers: dict[str, Any], now: datetime | None = None
+) -> PendingAction:
     from ibachat.agent.execution.clarify import question_param
+    from ibachat.agent.reading.when import read_when
 
-    names = list((tool.get("parameters") or {}).get("properties") or {})
-    return PendingAction(task, tool, question, question_param(question, names), dict(answers))
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    param = question_param(question, list(props))
+    if param is None and now is not None and question == read_when(task, now).question:
+        param = _when_param(props, read_when(task, now).asks)  # "Do you mean 5 January or 1 May?"
+    return PendingAction(task, tool, question, param, dict(answers))
+
+
+def timed(name: str, prop: dict[str, Any]) -> str | None:
+    """What a parameter holds of when: "date", "date-time", "clock" (HH:MM), or None."""
+    if prop.get("type") != "string" or prop.get("enum"):
+        return None
+    if prop.get("format") in ("date", "date-time"):
+        return str(prop["format"])
+    return "clock" if "[0-5][0-9]" in prop.get("pattern", "") or re.search(r"(?:^|_)time$", name) else None
+
+
+def _when_param(props: dict[str, Any], asks: str) -> str | None:
+    """The parameter a question about the day (or about am or pm) is answered into."""
+    kinds = {n: timed(n, p) for n, p in props.items() if isinstance(p, dict) and timed(n, p)}
+    order = ("clock", "date-time", "date") if asks == "time" else ("date", "date-time", "clock")
+    return next((n for kind in order for n, k in kinds.items() if k == kind), None)
+
+
+def when_pins(
+    props: dict[str, Any], task: str, answers: dict[str, Any], now: datetime
+) -> dict[str, tuple[str, str]]:
+    """The dates and times an answer to a question about when gives, per parameter, with the reason: the
+    reply read with what the request settled ("1 May" for "5/1"; "morning" for "11:15 am or pm?").
+    Nothing when the reply settles nothing: then the question stands."""
+    from ibachat.agent.reading.when import default_time, read_answer_when, read_when
+
+    kinds = {n: timed(n, p) for n, p in props.items() if isinstance(p, dict) and timed(n, p)}
+    raw = next((answers[n] for n in kinds if isinstance(answers.get(n), str)), None)
+    if raw is None:
+        return {}
+    said, when = read_when(task, now), read_answer_when(raw, task, now)
+    if when.question is not None or when.day is None:
+        return {}
+    clock = when.time or default_time(when.part)
+    answered_day = when.day != said.day
+    answered_time = when.time is not None and when.time != said.time
+    why = f"your answer: {raw}"
+    out: dict[str, tuple[str, str]] = {}
+    for name, kind in kinds.items():
+        if kind == "date" and answered_day:
+            out[name] = (when.day.isoformat(), why)
+        elif kind == "clock" and answered_time and when.time is not None:
+            out[name] = (when.time, why)
+        elif kind == "date-time" and clock is not None and (answered_day or answered_time):
+            offset = now.strftime("%z") or "+0000"
+            value = f"{when.day.isoformat()}T{clock}:00{offset[:3]}:{offset[3:5]}"
+            parts = [f'your request: "{said.day_words}"'] if not answered_day and said.day_words else []
+            if not answered_time and said.time_words:
+                parts.append(f'your request: "{said.time_words}"')
+            out[name] = (value, "; ".join([*parts, why]))
+    return out
 
 
 def read_reply(pending: PendingAction | None, text: str) -> Reading:
@@ -88,7 +145,7 @@ def answers_with(pending: PendingAction, text: str) -> dict[str, Any] | None:
 
     A message that is itself a request, a question or a statement of its own is not an answer, however
     short ("Write a very long poem about autumn leaves" after "Which shop should I use?")."""
-    from ibachat.agent.execution.clarify import read_answer
+    from ibachat.agent.execution.clarify import options, read_answer
     from ibachat.agent.reading.acts import read_act
 
     if pending.param is None or pending.tool is None:
@@ -97,10 +154,23 @@ def answers_with(pending: PendingAction, text: str) -> dict[str, Any] | None:
     value = read_answer(text, pending.question, prop)
     if value is None:
         return None
+    if timed(pending.param, prop):  # a day or a time in the user's own words, or the option they chose
+        value = value if value in options(pending.question) else " ".join(text.split()).strip(" .!")
+        if not _says_when(value):
+            return None  # "Which day ...?" is answered by a day or a time, not by a new message
     act = read_act(text)
     if act.kind in ("request", "question") and not _names_an_option(text, pending.question):
         return None  # a new request or a question back, not a name
     return {**pending.answers, pending.param: value}
+
+
+def _says_when(text: str) -> bool:
+    from ibachat.agent.reading.when import read_when
+
+    return (
+        bool(re.fullmatch(r"[ap]\.?m\.?", text.strip(), re.I))
+        or read_when(text, datetime.now().astimezone()).said
+    )
 
 
 def _names_an_option(text: str, question: str) -> bool:
@@ -192,8 +262,12 @@ def pin_certain_values(
         and (v := task_value(n, p, task, now)) is not None
     }
     pins: dict[str, tuple[Any, str, str]] = {
-        n: (_as_type(v, props.get(n) or {}), f"your answer: {v}", "answer") for n, v in answers.items()
+        n: (_as_type(v, props.get(n) or {}), f"your answer: {v}", "answer")
+        for n, v in answers.items()
+        if not timed(n, props.get(n) or {})
     }
+    for n, (value, why) in when_pins(props, task, answers, now).items():  # read as a day or a time
+        pins[n] = (value, why, "answer")
     usual = {  # "the usual Sichuan place": the habit the plan is sure of fixes it too
         n: pd.chosen
         for n, pd in plan.params.items()

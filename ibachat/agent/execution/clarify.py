@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_OFFER = re.compile(r"do you want (.+?) or (.+?)\?$|You said (.+?) but lately chose (.+?): which one", re.I)
+_OFFER = re.compile(
+    r"do you (?:want|mean) (.+?) or (.+?)\?$|You said (.+?) but lately chose (.+?): which one", re.I
+)
 _CANCEL = re.compile(r"^(?:no\b|nope|never ?mind|cancel|forget (?:it|that)|stop|don'?t|skip)", re.I)
 _ORDINAL = {"first": 0, "former": 0, "1": 0, "second": 1, "latter": 1, "2": 1, "last": 1}
 _FILLER = re.compile(
@@ -65,6 +67,9 @@ def read_answer(reply: str, question: str, prop: dict[str, Any]) -> Any:
     low = core.lower()
     for option in offered:
         if re.search(rf"(?<!\w){re.escape(option.lower())}(?!\w)", low) or low == option.lower():
+            return _typed(option, enum)
+        bare = _FILLER.sub("", re.sub(r"\s*\([^)]*\)", "", option)).strip().lower()
+        if bare and low == bare:  # "the one after" for "the one after (11 December)"
             return _typed(option, enum)
     m = re.match(r"(?:the\s+)?(first|second|former|latter|last|1|2)\b", low)
     if m and len(offered) >= 2:

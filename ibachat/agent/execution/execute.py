@@ -21,7 +21,7 @@ from typing import Any
 from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective, TextDirectives
 from ibachat.agent.execution.clarify import stated_params
 from ibachat.agent.execution.freetext import bound, screen
-from ibachat.agent.execution.reasons import justify
+from ibachat.agent.execution.reasons import from_request, justify
 from ibachat.agent.execution.slots import (
     date_question,
     fill_value,
@@ -400,6 +400,14 @@ def call_tool(
             pd.chosen, pd.source, pd.certain = None, "none", False
     reasons: dict[str, str] = {}
     sources: dict[str, Source] = {}
+    if narrow:  # a required content a model wrote in its own words is the request's own content
+        props = original.get("properties") or {}
+        for name in _content_names(original) & set(original.get("required") or []):
+            if not from_request(args.get(name), task):
+                value = fill_value(name, props[name], task, now, required=True, plan=plan)
+                if value is not None:
+                    fixes.append(f"{name}: {args.get(name)!r} is not the request's words")
+                    args[name] = value
     if narrow:  # every value proposed has a true reason, or it is not proposed
         args, reasons, sources, unjustified = justify(
             args, original, plan, task, now, content=_content_names(original)

@@ -189,7 +189,7 @@ def justify(
         prop = props.get(name) if isinstance(props.get(name), dict) else {}
         pd = plan.params.get(name)
         found = reason_for(name, value, prop, pd, task, now)
-        if found is None and (name in content or prop.get("type") == "array") and _from_request(value, task):
+        if found is None and (name in content or prop.get("type") == "array") and from_request(value, task):
             found = REQUEST, Source("request", quote=_content_quote(value, task))
         if found is None:
             if "default" in prop:
@@ -205,7 +205,7 @@ def justify(
     return out, reasons, sources, fixes
 
 
-def _from_request(value: Any, task: str) -> bool:
+def from_request(value: Any, task: str) -> bool:
     """Content taken from the request's own words (a note's body, a reminder's text, dishes named)."""
     items = value if isinstance(value, list) else [value]
     return bool(items) and all(isinstance(v, str) and v.strip() and quoted_in(v, task) for v in items)

@@ -217,12 +217,13 @@ def task_value(name: str, prop: dict[str, Any], task: str, now: datetime) -> Any
 def stated_times(schema: dict[str, Any], task: str, now: datetime) -> dict[str, str]:
     """The dates and times the request itself states, per parameter: no model may change them."""
     out: dict[str, str] = {}
+    open_day = task_date(task, now) is None or date_question(task, now) is not None
     for name, prop in (schema.get("properties") or {}).items():
         if not isinstance(prop, dict) or prop.get("type") != "string" or prop.get("enum"):
             continue
         fmt, pattern = prop.get("format"), prop.get("pattern", "")
-        if fmt in ("date", "date-time") and task_date(task, now) is None:
-            continue
+        if fmt in ("date", "date-time") and open_day:
+            continue  # no day, or one that is asked about ("9am today" said at 2pm)
         if fmt == "date-time" and task_time(task, now=now) is None:
             continue  # the day alone is stated: see ``stated_days``
         if fmt in ("date", "date-time") or "[0-5][0-9]" in pattern or re.search(r"(?:^|_)time$", name):
@@ -235,7 +236,7 @@ def stated_times(schema: dict[str, Any], task: str, now: datetime) -> dict[str, 
 def stated_days(schema: dict[str, Any], task: str, now: datetime) -> dict[str, str]:
     """For date-time parameters, the day the request states when it states no time of day."""
     day = task_date(task, now)
-    if day is None or task_time(task, now=now) is not None:
+    if day is None or task_time(task, now=now) is not None or date_question(task, now) is not None:
         return {}
     return {
         name: day.isoformat()
@@ -264,13 +265,28 @@ def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
         return whole[0], whole[0].replace("_", " ")
     if whole:
         return None
-    words = [w for w in low.split() if len(w) >= 4]
+    words = [w for w in _content_words(task) if len(w) >= 4]  # "after" is a preposition, not "afternoon"
     starts = {v for v in enum for w in words if v.lower().startswith(w) and len(w) >= 0.4 * len(v)}
     if len(starts) == 1:
         value = starts.pop()
         word = next(w for w in words if value.lower().startswith(w))
         return value, word
     return None
+
+
+_FUNCTION_POS = frozenset({"ADP", "SCONJ", "CCONJ", "DET", "PRON", "AUX", "PART", "NUM"})
+
+
+def _content_words(task: str) -> list[str]:
+    """The request's words that may name a thing (not its prepositions, conjunctions, pronouns)."""
+    from ibachat.agent.reading.parse import parse
+
+    return [
+        w
+        for t in parse(task[:2000])
+        if t.pos_ not in _FUNCTION_POS
+        for w in re.findall(r"[a-z0-9']+", t.lower_)
+    ]
 
 
 def is_venue(name: str, prop: dict[str, Any] | None = None) -> bool:

@@ -3,19 +3,25 @@
 ``read_when(text, now)`` finds the time expressions of a request and resolves them:
 
 - calendar dates are read by ``dateparser`` (a well-kept library: "on the 2nd of June", "Dec 24th",
-  "24/12", "May 3rd 2027"), the year being the next one with that date still ahead;
-- what dateparser gets wrong or cannot read is composed here from its parts: "the 18th" (it reads
-  "the 3rd" as March), "two weeks from today" (it goes back in time), "a week from Monday",
-  "Monday week", "a week on Thursday", "in a fortnight", "the day after tomorrow";
+  "24/12", "May 3rd 2027"), the year being the next one with that date still ahead; so are spans of
+  hours from now ("in two hours", "in 45 minutes");
+- what dateparser gets wrong or cannot read is composed here by a small grammar: an offset counted
+  from a day (count + day/week/fortnight + from/on/after + today/tomorrow/weekday: "a week from
+  Monday", "a fortnight on Saturday", "three days after tomorrow"; "Monday week", "the Tuesday after
+  next"), "the 18th" (it reads "the 3rd" as March), "two weeks from today" (it goes back in time),
+  "the day after tomorrow";
 - what nobody can settle becomes a question, never today: "next Friday" said early in the week
-  (this Friday or the one after?), "5/1" (5 January or 1 May?), "end of the month", "next week"
-  with no day, "7:30" with no period of the day and nothing that says which.
+  (this Friday or the one after?), "5/1" (5 January or 1 May?), "end of the month" (a span of days),
+  "next week" or "in a few days" with no day, "on Thursday" said on a Thursday, a weekday that is not
+  the date's ("Friday the 12th" when the 12th is a Saturday), "the 31st" in a month without one,
+  "9am today" said in the afternoon, "7:30" with no period of the day and nothing that says which.
 
-Times: "7pm", "19:30", "7.30pm", "half seven", "quarter to nine", "noon"; a bare "at 7:30" takes
-its half of the day from a part of day said with it ("tomorrow evening at 7:30", "tonight"). Parts of
-the day ("tomorrow evening", "in the morning", "first thing") are kept as labels for parameters such
-as ``departure_window``. The word lists here are closed classes (weekdays, months, number words,
-parts of the day).
+Times: "7pm", "19:30", "08:30", "7.30pm", "half seven", "quarter to nine", "noon"; a bare "at 7:30"
+takes its half of the day from a part of day said with it ("tomorrow evening at 7:30", "tonight"); a
+time said without a day is its next occurrence ("at 16:45"). Parts of the day ("tomorrow evening",
+"in the morning", "first thing") are kept as labels for parameters such as ``departure_window``.
+``read_answer_when`` reads the reply to one of these questions together with what the request did
+settle. The word lists here are closed classes (weekdays, months, number words, parts of the day).
 """
 
 from __future__ import annotations
@@ -80,6 +86,8 @@ class When:
     day_words: str = ""  # the words that named the day ("the day after tomorrow")
     time_words: str = ""  # the words that named the time ("7:30 in the evening")
     question: str | None = None  # the one short question when the words do not settle it
+    asks: str = ""  # what the question is about: "day" or "time" (am or pm)
+    day_from_clock: bool = False  # the day is the next occurrence of the time said, not a day the words name
 
     @property
     def said(self) -> bool:
@@ -154,8 +162,13 @@ _MONTH_DATE = re.compile(
 )
 _ORDINAL_DAY = re.compile(rf"\b(?:on\s+)?(?:{_WD}\s+)?the\s+{_ORD}\b(?!\s+(?:of\s+)?{_MON})", re.I)
 _DAY_AFTER = re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bovermorrow\b", re.I)
-_WEEK_FROM = re.compile(
-    rf"\b{_N}\s+weeks?\s+(?:from|on|after)\s+(today|tomorrow|{_WD})\b|\b{_WD}\s+week\b|\b(today|tomorrow)\s+week\b",
+_UNIT_DAYS = {"d": 1, "w": 7, "f": 14}  # days, weeks, fortnights
+# An offset counted from a day: "a week from Monday", "three days after tomorrow", "a fortnight on
+# Saturday", "Monday week", "tomorrow fortnight", "the Tuesday after next".
+_OFFSET_FROM = re.compile(
+    rf"\b{_N}\s+(days?|weeks?|fortnights?)\s+(?:from|on|after)\s+(today|tomorrow|{_WD})\b"
+    rf"|\b(today|tomorrow|{_WD})\s+(week|fortnight)\b(?!\s*end)"
+    rf"|\b(?:the\s+)?{_WD}\s+after\s+next\b",
     re.I,
 )
 _IN_SPAN = re.compile(
@@ -165,11 +178,11 @@ _IN_SPAN = re.compile(
 _RELATIVE = re.compile(r"\b(today|tonight|tomorrow|this\s+(?:morning|afternoon|evening))\b", re.I)
 _WEEKEND = re.compile(r"\b(this|next|the|on\s+the|over\s+the)?\s*weekend\b", re.I)
 _NEXT_WD = re.compile(rf"\bnext\s+{_WD}\b", re.I)
-_THIS_WD = re.compile(rf"\b(?:(?:on|this|coming|this\s+coming)\s+)?{_WD}\b", re.I)
+_THIS_WD = re.compile(rf"\b(?:(on|this|coming|this\s+coming)\s+)?{_WD}\b", re.I)
 _VAGUE = re.compile(
     r"\b(?:(?:the\s+)?(?:end|start|beginning|middle)\s+of\s+(?:the\s+|this\s+|next\s+)?(?:month|week|year)|"
     rf"mid[- ]{_MON}|(?:early|late)\s+{_MON}|next\s+week|next\s+month|sometime\s+soon|some\s*time\s+next\s+\w+|"
-    r"in\s+a\s+(?:few|couple\s+of)\s+(?:days|weeks))\b",
+    r"in\s+a\s+(?:few|couple\s+of)\s+(?:days|weeks|hours|minutes))\b",
     re.I,
 )
 
@@ -186,12 +199,14 @@ def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
     m = _DAY_AFTER.search(text)
     if m:
         return today + timedelta(days=2), m.group(0), None
-    m = _WEEK_FROM.search(text)
+    m = _OFFSET_FROM.search(text)
     if m:
-        if m.group(4) or m.group(5):  # "Monday week", "tomorrow week"
-            anchor_word, weeks = (m.group(4) or m.group(5)), 1
+        if m.group(8):  # "the Tuesday after next": the one after the coming one
+            return _after(today, _weekday(m.group(8))) + timedelta(days=7), m.group(0), None
+        if m.group(5):  # "Monday week", "tomorrow fortnight"
+            anchor_word, count, unit = m.group(5), 1, m.group(7)
         else:
-            anchor_word, weeks = m.group(2), _n(m.group(1))
+            anchor_word, count, unit = m.group(3), _n(m.group(1)), m.group(2)
         low = anchor_word.lower()
         anchor = (
             today
@@ -200,14 +215,15 @@ def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
             if low == "tomorrow"
             else _after(today, _weekday(low))
         )
-        return anchor + timedelta(weeks=weeks), m.group(0), None
+        return anchor + timedelta(days=count * _UNIT_DAYS[unit.lower()[0]]), m.group(0), None
     m = _IN_SPAN.search(text)
     if m:
         if m.group(0).lower().endswith("fortnight") and not m.group(1):
             return today + timedelta(days=14), m.group(0), None
         count, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        days = {"d": 1, "w": 7, "f": 14}[unit.lower()[0]]
-        return today + timedelta(days=_n(count) * days), m.group(0), None
+        if re.search(r"few|couple", count, re.I):  # "in a few days": two, three, four?
+            return None, m.group(0), f"Which day {m.group(0).lower()}?"
+        return today + timedelta(days=_n(count) * _UNIT_DAYS[unit.lower()[0]]), m.group(0), None
     m = _MONTH_DATE.search(text)
     if m:
         phrase = m.group(0)
@@ -219,7 +235,8 @@ def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
                 found = date(year or today.year, _month(month_s), int(day_s))
             except ValueError:
                 return None, phrase, f"Which day do you mean by {phrase!r}?"
-        return (found if year else _in_future(found, today)), phrase, None
+        found = found if year else _in_future(found, today)
+        return _with_weekday(found, m.group(1), phrase)
     m = _NUMERIC.search(text)
     if m and not re.match(r"\s*(?:am|pm|a\.m|p\.m|h\b|hours?|minutes?|mins?|%)", text[m.end() :], re.I):
         a, b = int(m.group(1)), int(m.group(2))
@@ -240,13 +257,18 @@ def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
         return (found if year else _in_future(found, today)), m.group(0), None
     m = _ORDINAL_DAY.search(text)
     if m:
-        return _day_of_month(int(m.group(2)), today), m.group(0), None
+        found, question = _day_of_month(int(m.group(2)), today)
+        if question is not None:
+            return None, m.group(0), question
+        return _with_weekday(found, m.group(1), m.group(0))
     m = _VAGUE.search(text)
     if m:
         words = m.group(0)
         if re.search(r"end\s+of\s+(?:the\s+|this\s+)?month", words, re.I):
             last = date(today.year + (today.month == 12), today.month % 12 + 1, 1) - timedelta(days=1)
-            return None, words, f"Which day at the end of the month: {_fmt(last)}?"
+            return None, words, f"Which day at the end of the month do you mean (its last is {_fmt(last)})?"
+        if re.search(r"hours|minutes", words, re.I):
+            return None, words, f"What time do you mean by {words!r}?"
         return None, words, f"Which day {words.lower()}?"
     m = _RELATIVE.search(text)
     if m:
@@ -273,9 +295,30 @@ def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
         )
     m = _THIS_WD.search(text)
     if m:
-        wd = _weekday(m.group(1))
-        return _after(today, wd) if wd != today.weekday() else today + timedelta(days=7), m.group(0), None
+        wd, said = _weekday(m.group(2)), (m.group(1) or "").lower()
+        if wd != today.weekday():
+            return _after(today, wd), m.group(0), None
+        if said == "this":  # "this Thursday" said on a Thursday: today
+            return today, m.group(0), None
+        if "coming" in said:
+            return today + timedelta(days=7), m.group(0), None
+        name = WEEKDAYS[wd].capitalize()  # "on Thursday" said on a Thursday: today, or a week on?
+        return (
+            None,
+            m.group(0),
+            f"Do you mean today ({_fmt(today)}) or next {name} ({_fmt(today + timedelta(days=7))})?",
+        )
     return None, "", None
+
+
+def _with_weekday(found: date | None, weekday: str | None, words: str) -> tuple[date | None, str, str | None]:
+    """The day a date names, or a question when the weekday said with it is another day's."""
+    if found is None:
+        return None, words, f"Which day do you mean by {words!r}?"
+    if weekday and _weekday(weekday) != found.weekday():
+        said, real = weekday.capitalize(), WEEKDAYS[found.weekday()].capitalize()
+        return None, words, f"{_fmt(found)} is a {real}, not a {said}: which day do you mean?"
+    return found, words, None
 
 
 def _safe(year: int, month: int, day: int) -> date | None:
@@ -285,14 +328,34 @@ def _safe(year: int, month: int, day: int) -> date | None:
         return None
 
 
-def _day_of_month(day: int, today: date) -> date | None:
-    year, month = today.year, today.month
-    for _ in range(3):  # a day that is not in this month (the 31st) is looked for in the next ones
-        candidate = _safe(year, month, day)
-        if candidate is not None and candidate >= today:
-            return candidate
+def _day_of_month(day: int, today: date) -> tuple[date | None, str | None]:
+    """The coming day numbered ``day`` (today counts), or a question when a month that is still ahead
+    has no such day ("the 31st" said in November: the 30th, or 31 December?)."""
+    if not 1 <= day <= 31:
+        return None, None
+    skipped = today
+    if day < today.day:  # passed this month: next month's
+        skipped = _month_end(today) + timedelta(days=1)
+    found = _safe(skipped.year, skipped.month, day)
+    if found is not None:
+        return found, None
+    last = _month_end(skipped)
+    year, month = (skipped.year + 1, 1) if skipped.month == 12 else (skipped.year, skipped.month + 1)
+    while _safe(year, month, day) is None:
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
-    return None
+    later = date(year, month, day)
+    return (
+        None,
+        f"{_MONTHS[skipped.month - 1].capitalize()} has no {_ordinal(day)}: do you mean {_fmt(last)} or {_fmt(later)}?",
+    )
+
+
+def _month_end(d: date) -> date:
+    return date(d.year + (d.month == 12), d.month % 12 + 1, 1) - timedelta(days=1)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 _CLOCK = re.compile(
@@ -318,6 +381,8 @@ def _read_time(text: str) -> tuple[int | None, int, str | None, str]:
             return int(m.group(4)), 0, m.group(5).lower() + "m", m.group(0)
         if m.group(6):
             hour = int(m.group(6))
+            if m.group(6).startswith("0"):  # "08:30", "00:15": the 24-hour clock
+                return hour, int(m.group(7)), "am", m.group(0)
             return (
                 hour,
                 int(m.group(7)),
@@ -349,19 +414,51 @@ def _clock_n(word: str) -> int:
     return int(word) if word.isdigit() else _CLOCK_WORDS[word.lower()]
 
 
+# A span of hours or minutes from now ("in two hours", "in 45 minutes"): dateparser reads it.
+_IN_HOURS = re.compile(
+    r"\b(?:in|within)\s+(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"fifteen|twenty|thirty|forty|forty-five|ninety|half\s+an)\s+(hours?|minutes?|mins?)\b",
+    re.I,
+)
+
+
+def _from_now(text: str, now: datetime) -> When | None:
+    """The moment "in two hours" names, read by dateparser from ``now``."""
+    import dateparser
+
+    m = _IN_HOURS.search(text)
+    if m is None or (m.group(1).lower().startswith("half") and not m.group(2).lower().startswith("hour")):
+        return None
+    phrase = "in 30 minutes" if m.group(1).lower().startswith("half") else m.group(0)
+    base = now.replace(tzinfo=None)
+    try:
+        moment = dateparser.parse(phrase, settings={"RELATIVE_BASE": base}, languages=["en"])
+    except (ValueError, OverflowError):
+        moment = None
+    if moment is None or moment <= base:
+        return When(question=f"When do you mean by {m.group(0)!r}?", day_words=m.group(0), asks="day")
+    clock = f"{moment.hour:02d}:{moment.minute:02d}"
+    return When(moment.date(), clock, _part_of(moment.hour), m.group(0), m.group(0))
+
+
 @lru_cache(maxsize=2048)
 def _read(text: str, now_iso: str) -> When:
     now = datetime.fromisoformat(now_iso)
+    soon = _from_now(text, now)
+    if soon is not None:
+        return soon
     day, day_words, question = _read_day(text, now)
     part_m = _PART.search(text)
     part = _PART_WORDS[part_m.group(1).lower().replace("lunch time", "lunchtime")][0] if part_m else None
     if part_m and part_m.group(1).lower() in ("tonight",) and day is None and question is None:
         day, day_words = now.date(), part_m.group(0)
     hour, minute, half, time_words = _read_time(text)
-    clock = None
+    clock, asks = None, ""
     if hour is not None:
         if half is None and hour <= 12:
             half = _HALF_OF_DAY.get(part or "")
+            if half is not None and part_m is not None:  # "tomorrow night at half seven": both are its words
+                time_words = _together(text, part_m.group(0), time_words)
             if half is None:
                 meal = _MEAL_HALF.search(text)
                 half = ("am" if meal.group(1) else "pm") if meal else None
@@ -370,7 +467,7 @@ def _read(text: str, now_iso: str) -> When:
             if half is None and 1 <= hour <= 4:
                 half = "pm"  # "at 3": nobody books 3 in the morning without saying so
             if half is None and question is None and hour != 0:
-                question = f"{hour}:{minute:02d} in the morning or in the evening?"
+                question, asks = f"{hour}:{minute:02d} in the morning or in the evening?", "time"
         if half is not None or hour > 12 or hour == 0:
             h24 = hour % 12 + (12 if half == "pm" else 0) if hour <= 12 else hour
             clock = f"{h24:02d}:{minute:02d}"
@@ -381,7 +478,57 @@ def _read(text: str, now_iso: str) -> When:
         word = part_m.group(1).lower()
         if word in ("noon", "midday", "midnight"):
             clock = "00:00" if word == "midnight" else "12:00"
-    return When(day, clock, part, day_words, time_words, question)
+    day_from_clock = False
+    if clock is not None and question is None:
+        if day is None and not day_words:  # a time and no day: its next occurrence
+            day, day_words, day_from_clock = _next(clock, now), time_words, True
+        question = _passed(day, clock, now)
+    return When(
+        day, clock, part, day_words, time_words, question, (asks or "day") if question else "", day_from_clock
+    )
+
+
+def _next(clock: str, now: datetime) -> date:
+    """The day of the next ``clock`` (HH:MM) after ``now``: today, or tomorrow when it has passed."""
+    at = datetime.combine(now.date(), datetime.strptime(clock, "%H:%M").time(), now.tzinfo)
+    return now.date() if at > now else now.date() + timedelta(days=1)
+
+
+def _passed(day: date | None, clock: str, now: datetime) -> str | None:
+    """The question when ``clock`` on ``day`` is already past."""
+    if day != now.date() or _next(clock, now) == day:
+        return None
+    return f"{int(clock[:2])}:{clock[3:]} today has already passed: which day do you mean?"
+
+
+def read_answer_when(answer: str, task: str, now: datetime) -> When:
+    """The day and time a reply to the request's question gives, with what the request itself settled:
+    "1 May" to "5 January or 1 May?", "the morning" to "11:15 in the morning or in the evening?",
+    "8am" to "What time on Friday ...?". A reply that settles nothing keeps the request's question."""
+    said = read_when(task, now)
+    got = read_when(answer, now)
+    if said.asks == "time" and got.time is None:  # "in the morning", "pm": the half of the request's time
+        got = read_when(f"{said.time_words} {answer}", now)
+    if got.question is not None:
+        return got
+    day = got.day if got.day is not None and not got.day_from_clock else said.day or got.day
+    if day is None or (said.asks == "day" and (got.day is None or got.day_from_clock)):
+        return When(question=said.question or got.question, asks="day")
+    clock = got.time or said.time
+    part = got.part or said.part
+    question = _passed(day, clock or default_time(part) or "23:59", now)
+    day_words = got.day_words if got.day is not None and not got.day_from_clock else said.day_words
+    return When(day, clock, part, day_words, got.time_words or said.time_words, question)
+
+
+def _together(text: str, first: str, second: str) -> str:
+    """The text's words from one phrase to the other when they stand close ("night at half seven")."""
+    low = text.lower()
+    a, b = low.find(first.lower()), low.find(second.lower())
+    if a < 0 or b < 0:
+        return second
+    start, end = min(a, b), max(a + len(first), b + len(second))
+    return text[start:end] if end - start <= len(first) + len(second) + 12 else second
 
 
 def _part_of(hour: int) -> str:
