@@ -46,7 +46,11 @@ def in_scope(sentences: Sequence[str], tool: dict[str, Any], embed: Embed | None
     nearer, or when it names one of the tool's own values ("I've gone vegetarian" and a flight's
     ``meal: vegetarian``). Activities under ``RIVAL_MIN`` are no rivals: a statement near nothing in
     particular is about the person, and stays in scope where it bears on a value."""
-    if embed is None or not sentences:
+    from ibachat.agent.execution.router import gives_a_reply
+
+    if embed is None or not sentences or gives_a_reply(tool):
+        # a tool whose act is giving the user one of its replies answers whatever was asked: what the
+        # user said bears on it through its replies' meaning (grounding), not through an activity
         return [True] * len(sentences)
     from ibachat.agent.meaning import VECTORS, catalogue, tool_text
 
@@ -135,13 +139,8 @@ def _own_values(tool: dict[str, Any]) -> list[str]:
 def _param_texts(tool: dict[str, Any]) -> list[str]:
     """A parameter's name and description: a statement about one feature ("a 5 minute alert is useless")
     is in scope of every tool that has it, whichever tool it sounds most like."""
-    from ibachat.agent.execution.router import gives_a_reply
-
     out = []
-    answers = gives_a_reply(tool)  # a tool whose act is giving one of its replies: they are what it is about
     for name, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
         desc = str(prop.get("description", "")) if isinstance(prop, dict) else ""
         out.append(f"{name.replace('_', ' ')}: {desc}".strip(": "))
-        if answers and isinstance(prop, dict):
-            out += [str(v) for v in (prop.get("enum") or [])[:20]]
     return out

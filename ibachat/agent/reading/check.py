@@ -103,6 +103,11 @@ def _false_cue(p: OpenPref, doc, at: int) -> bool:
     token = next((t for t in doc if t.idx >= where and t.lower_ == first), None)
     if token is None:
         return False
+    if token.pos_ == "NOUN" and any(
+        c.dep_ == "prep" and c.lower_ in ("to", "of", "for", "towards", "toward", "against")
+        for c in token.children
+    ):
+        return False  # a noun of stance governing its thing: "an aversion to heights", "a phobia of birds"
     return token.pos_ in ("ADP", "NOUN", "PROPN", "SCONJ") or (first == "like" and token.tag_ == "IN")
 
 
@@ -132,17 +137,16 @@ def _first_clause(tokens: list) -> list:
     kept = []
     for i, t in enumerate(tokens):
         new_subject = t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON"
-        after = tokens[i + 1] if i + 1 < len(tokens) else None
-        listed = t.text == "," and tokens[i - 1].pos_ == "ADJ" and after is not None and after.pos_ != "PRON"
-        joined = t.text == "-" and not tokens[i - 1].whitespace_  # "in-person": one word
-        if i and (listed or joined) and after is not None and after.pos_ not in ("VERB", "AUX"):
-            kept.append(t)  # "traditional, in-person classroom settings": one phrase
-            continue
+        spaced_dash = t.text in ("-", "–") and bool(tokens[i - 1].whitespace_) if i else False
         if i and (
-            t.text in (",", ";", ":", "—", "-")
-            or new_subject
+            t.text in (";", ":", "—")
+            or spaced_dash  # "in-person", "fantasy-themed" are one word; "dill - it's soap" is two clauses
+            or new_subject  # "dill, it tastes like soap": a comma alone does not end the thing named
             or t.dep_ == "mark"
             or t.tag_ in ("VBD", "VBZ", "VBP", "MD")
+            or (
+                t.pos_ == "VERB" and t.dep_ == "conj" and t.head.pos_ in ("VERB", "AUX")
+            )  # "... and find them"
         ):
             break
         kept.append(t)
