@@ -113,6 +113,10 @@ def ground_tool(
                 # the wishes that moved it say nothing of that value ("avoids dill": no budget tier);
                 # a value they turn down is left out of what is offered ("god no" to the slasher film)
                 _avoid_turned_down(pd, param, near, ranking, embed)
+                left = [v for v in param.enum if v not in pd.avoid]
+                if len(left) == 1 and pd.avoid:  # every other value is one the user avoids: this one is left
+                    pd.chosen, pd.source, pd.certain = left[0], "open", False
+                    pd.reason = f"the others are what you avoid ({pd.reason.removeprefix('by meaning: ')})"
                 continue
             pd.chosen = param.enum[best]
             pd.source, pd.reason = "open", reason_of(ranking, near)

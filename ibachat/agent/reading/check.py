@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ibachat.agent.reading.open_prefs import OpenPref
@@ -136,6 +136,9 @@ def _first_clause(tokens: list) -> list:
     """The phrase up to where a new clause or a list of something else starts."""
     kept = []
     for i, t in enumerate(tokens):
+        if t.dep_ == "relcl" or any(a.dep_ == "relcl" and a.i > tokens[0].i for a in t.ancestors):
+            kept.append(t)  # "platforms that rely on pre-recorded lectures": the clause says which ones
+            continue
         new_subject = t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON"
         spaced_dash = t.text in ("-", "–") and bool(tokens[i - 1].whitespace_) if i else False
         if i and (
@@ -177,7 +180,11 @@ def _names_a_thing(tokens: list) -> bool:
     """A noun, an adjective or a gerund, and not led by a pronoun ("it hot", "soap to me")."""
     if tokens[0].lower_ in _PRONOUNS or tokens[0].pos_ == "ADP":
         return False
-    if any(t.tag_ in ("VBD", "VBZ", "VBP") for t in tokens):
+
+    def in_relative(t: Any) -> bool:  # "platforms that rely on ...": says which things, tells no story
+        return t.dep_ == "relcl" or any(a.dep_ == "relcl" and a in tokens for a in t.ancestors)
+
+    if any(t.tag_ in ("VBD", "VBZ", "VBP") and not in_relative(t) for t in tokens):
         return False  # a story of what happened, not a thing wanted
     things = [
         t
