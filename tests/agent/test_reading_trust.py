@@ -126,3 +126,38 @@ def test_a_requests_house_number_and_time_are_the_requests_not_a_bound(home):
     assert _parsed_places(said) == [("from", "7 Mill Lane"), ("to", "Leeds station")]
     _say(home, datetime(2026, 3, 2, 9, tzinfo=UTC), said, "Could you read this article out to me?")
     assert [e for e in home.ledger.all() if e.speaker == "user"] == []
+
+
+def _phrases(sentence: str) -> list[str]:
+    return [p.phrase for p in checked(read_open(sentence, ""))]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "whole"),
+    [
+        ("I steer clear of cafés that play loud music.", "cafés that play loud music"),
+        ("We never book tours that include elephant rides.", "tours that include elephant rides"),
+        ("I'd rather not eat at places serving dishes containing peanuts.", "peanuts"),
+        ("I stay away from bars that mostly play techno music.", "bars that mostly play techno music"),
+        ("I avoid hotels that usually charge guests resort fees.", "resort fees"),
+        ("I avoid shows that heavily feature graphic violence.", "graphic violence"),
+    ],
+)
+def test_a_relative_clause_and_its_object_stay_with_the_thing_they_say_which(sentence, whole):
+    """The small parser reads some relative clauses as complements and some nouns as verbs ("foods
+    containing *gluten*" as VBP): a finite verb starts a new clause only with its own subject or after
+    a break, and a verb whose subject is "that" / "which" is a relative clause."""
+    assert any(whole in p for p in _phrases(sentence))
+
+
+def test_an_or_inside_a_part_does_not_split_the_phrase_at_it():
+    """'fabrics like linen or hemp' names fabrics with examples: no part 'fabrics like linen'."""
+    found = _phrases("I really dislike wearing synthetic fabrics like nylon or polyester.")
+    assert not any(p.endswith("like nylon") for p in found)
+    assert any("nylon or polyester" in p for p in found)
+
+
+def test_a_noun_the_rules_read_as_a_command_is_no_request():
+    """'silk and *lace* dresses': the parse reads 'lace' as part of a noun phrase, so the sentence is no
+    request to the assistant and its stance is kept."""
+    assert any("dresses" in p for p in _phrases("I hate wearing silk and lace dresses to weddings."))

@@ -86,6 +86,11 @@ def ground_tool(
     if not wishes:
         return
     owner = _owners(tool, wishes, embed)
+    from ibachat.agent.execution.router import gives_a_reply
+
+    # a tool whose act is giving one of its replies: the replies are what the wishes are about, so the
+    # one furthest from what the user avoids is chosen (a reply says nothing of a budget tier's kind)
+    replying = gives_a_reply(tool)
     overridden = _newer_than_habit(plan, tool, wishes, events, embed, task)
     if overridden:
         _consistent(plan, tool, overridden, embed)
@@ -109,14 +114,16 @@ def ground_tool(
             best, ranking = found
             if "default" in param.schema and not param.required and ranking.margin < DEFAULT_MARGIN:
                 continue  # an optional parameter keeps its default unless the wishes clearly say otherwise
-            if not _about_the_value(str(param.enum[best]), ranking, near, embed):
+            if not replying and not _about_the_value(str(param.enum[best]), ranking, near, embed):
                 # the wishes that moved it say nothing of that value ("avoids dill": no budget tier);
                 # a value they turn down is left out of what is offered ("god no" to the slasher film)
+                against = _others_turned_down(best, param, near, embed)
+                if against is not None:  # every other value is one the user avoids: this one is left
+                    pd.chosen, pd.source, pd.certain = param.enum[best], "open", False
+                    pd.reason = f"the others are what you avoid (avoids {against.phrase[:60]!r})"
+                    pd.evidence = list(against.evidence)
+                    continue
                 _avoid_turned_down(pd, param, near, ranking, embed)
-                left = [v for v in param.enum if v not in pd.avoid]
-                if len(left) == 1 and pd.avoid:  # every other value is one the user avoids: this one is left
-                    pd.chosen, pd.source, pd.certain = left[0], "open", False
-                    pd.reason = f"the others are what you avoid ({pd.reason.removeprefix('by meaning: ')})"
                 continue
             pd.chosen = param.enum[best]
             pd.source, pd.reason = "open", reason_of(ranking, near)
@@ -148,6 +155,27 @@ def _about_the_value(value: str, ranking: Any, wishes: list[Wish], embed: Embed)
         return True
     words = set(re.findall(r"[a-z]{3,}", label.lower()))
     return any(words & set(re.findall(r"[a-z]{3,}", m.lower())) for m in movers)
+
+
+TURNED_DOWN_GAP = 0.08  # an avoided wish is about each other value this much more than about the one left
+
+
+def _others_turned_down(best: int, param: Any, wishes: list[Wish], embed: Embed) -> Wish | None:
+    """The avoided wish that turns down every value but ``best``, when there is one: each other value is
+    about what the user avoids (cosine >= ``VALUE_MIN_SIM``) and clearly more so than ``best`` is (by
+    ``TURNED_DOWN_GAP``), so "the others are what you avoid" is true of each. None otherwise."""
+    against = [w for w in wishes if w.polarity < 0]
+    if not against or any(w.polarity > 0 for w in wishes):
+        return None
+    labels = [defined(str(v).replace("_", " ")) for v in param.enum]
+    mat = embed(labels + [w.phrase for w in against])
+    sims = mat[len(labels) :] @ mat[: len(labels)].T  # wish x value
+    left = sims[:, best].max()
+    others = [i for i in range(len(labels)) if i != best]
+    if all(float(sims[:, i].max()) >= max(VALUE_MIN_SIM, left + TURNED_DOWN_GAP) for i in others):
+        j = int(np.argmax(sims[:, others].max(axis=1)))
+        return against[j]
+    return None
 
 
 def _avoid_turned_down(pd: Any, param: Any, wishes: list[Wish], ranking: Any, embed: Embed) -> None:

@@ -51,14 +51,15 @@ def checked(prefs: list[OpenPref]) -> list[OpenPref]:
             continue
         if _false_cue(p, doc, at):
             continue
-        if _asks_now(p, read_act(p.sentence), at):
+        if _asks_now(p, read_act(p.sentence), at, doc):
             continue
         cue = next((t[4:] for t in p.tags if t.startswith("cue=")), "")
         after = (
             bool(cue) and p.sentence.find(cue, at) >= at + len(p.phrase) - 1
         )  # "..., so no rich sauces please"
         tokens = _last_clause(list(span)) if after else _first_clause(list(span))
-        if not tokens or not _names_a_thing(tokens):
+        lone_core = "core" in p.tags and len(tokens) == 1 and tokens[0].is_alpha  # one word of a kept phrase
+        if not tokens or not (_names_a_thing(tokens) or lone_core):
             continue
         phrase = doc.text[tokens[0].idx : tokens[-1].idx + len(tokens[-1].text)].strip(" ,.;:")
         if "core" in p.tags and not any(phrase in k for k in kept.get(p.sentence, [])):
@@ -75,6 +76,13 @@ def _parts(tokens: list) -> list[str]:
     cuts = [i for i, t in enumerate(tokens) if t.pos_ == "CCONJ" and 0 < i < len(tokens) - 1]
     if len(cuts) != 1:
         return []
+    inside = {t.i for t in tokens}
+    roots = [t for t in tokens if t.head.i not in inside or t.head is t]
+    joined = tokens[cuts[0]].head
+    if roots and joined not in roots and not any(joined in r.conjuncts for r in roots):
+        return []  # the "or" is inside a part: "fabrics like leather or wool" names fabrics, with examples
+    if any(len(r.conjuncts) > 1 for r in roots) or any(t.text == "," for t in tokens[: cuts[0]]):
+        return []  # a list of three ("fruits, nuts, and veggie sticks"): the reader lists its items itself
     left, right = tokens[: cuts[0]], tokens[cuts[0] + 1 :]
     if left[-1].dep_ in ("compound", "amod", "nmod") or left[-1].head.i > right[0].i:
         return []  # "salt and vinegar crisps": two modifiers of one thing
@@ -108,16 +116,30 @@ def _false_cue(p: OpenPref, doc, at: int) -> bool:
         for c in token.children
     ):
         return False  # a noun of stance governing its thing: "an aversion to heights", "a phobia of birds"
+    if token.pos_ == "ADP" and len(cue.split()) > 1 and first != "like":
+        return False  # a cue that is a preposition's phrase: "(not) suitable *for me*"
     return token.pos_ in ("ADP", "NOUN", "PROPN", "SCONJ") or (first == "like" and token.tag_ == "IN")
 
 
-def _asks_now(p: OpenPref, act, at: int) -> bool:
+def _asks_now(p: OpenPref, act, at: int, doc=None) -> bool:
     """The sentence is a request to the assistant (a command, "can you ...", "let's ..."): what it asks
-    for is this once, not a standing wish."""
-    if any(r.form in ("imperative", "modal", "lets", "elliptical") for r in act.requests):
+    for is this once, not a standing wish. A command the parse does not read as a verb is none: "flea and
+    *tick* treatments" is a noun phrase, not "tick the treatments"."""
+    if any(
+        r.form in ("imperative", "modal", "lets", "elliptical") and _a_verb_here(r.verb, doc)
+        for r in act.requests
+    ):
         return True
     # "I need to get to Bristol on the 9th": a want of something done on one day is this once
     return any(r.form == "want" for r in act.requests) and _one_day(p.sentence)
+
+
+def _a_verb_here(verb: str, doc) -> bool:
+    """Whether the parse reads the request's verb as a verb (or cannot say: the word is not in it)."""
+    if doc is None or not verb:
+        return True
+    tokens = [t for t in doc if t.lower_ == verb.lower()]
+    return not tokens or any(t.pos_ in ("VERB", "AUX") for t in tokens)
 
 
 def _one_day(sentence: str) -> bool:
@@ -136,7 +158,7 @@ def _first_clause(tokens: list) -> list:
     """The phrase up to where a new clause or a list of something else starts."""
     kept = []
     for i, t in enumerate(tokens):
-        if t.dep_ == "relcl" or any(a.dep_ == "relcl" and a.i > tokens[0].i for a in t.ancestors):
+        if _relative(t) or any(_relative(a) and a.i > tokens[0].i for a in t.ancestors):
             kept.append(t)  # "platforms that rely on pre-recorded lectures": the clause says which ones
             continue
         new_subject = t.dep_ in ("nsubj", "nsubjpass") and t.pos_ == "PRON"
@@ -146,10 +168,10 @@ def _first_clause(tokens: list) -> list:
             or spaced_dash  # "in-person", "fantasy-themed" are one word; "dill - it's soap" is two clauses
             or new_subject  # "dill, it tastes like soap": a comma alone does not end the thing named
             or t.dep_ == "mark"
-            or t.tag_ in ("VBD", "VBZ", "VBP", "MD")
+            or (t.tag_ in ("VBD", "VBZ", "VBP", "MD") and _opens_clause(t, tokens[i - 1]))
             or (
-                t.pos_ == "VERB" and t.dep_ == "conj" and t.head.pos_ in ("VERB", "AUX")
-            )  # "... and find them"
+                t.pos_ == "VERB" and t.dep_ == "conj" and t.head.pos_ in ("VERB", "AUX") and t.tag_ != "VB"
+            )  # "... and find them"; "go with option 3 and install a fence" is one wish, done in two steps
         ):
             break
         kept.append(t)
@@ -160,14 +182,44 @@ def _first_clause(tokens: list) -> list:
     return kept
 
 
+_RELATIVE_TAGS = ("WDT", "WP", "WP$")  # "that", "which", "who", "whose" as a clause's subject
+
+
+def _relative(t: Any) -> bool:
+    """A relative clause: so labelled, or a verb whose subject is a relative pronoun (the small parser
+    often labels "shows that feature ..." a clausal complement)."""
+    return t.dep_ == "relcl" or (
+        t.pos_ in ("VERB", "AUX")
+        and any(c.dep_ in ("nsubj", "nsubjpass") and c.tag_ in _RELATIVE_TAGS for c in t.children)
+    )
+
+
+def _opens_clause(t: Any, before: Any) -> bool:
+    """A finite verb starts a clause of its own when it has its own subject or follows a break (a comma,
+    an "and"); right after a word of the phrase it is the parser's misreading of a noun ("foods
+    containing *gluten*")."""
+    verb = t.head if t.dep_ in ("aux", "auxpass", "neg") else t  # "... glycerin *do*n't seem suitable"
+    if any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children):
+        return True
+    return before.is_punct or before.pos_ in ("CCONJ", "SCONJ")
+
+
 def _last_clause(tokens: list) -> list:
     """The phrase from where its last clause starts (a cue after it speaks of what is nearest)."""
     start = 0
+
+    def verbal(part: list) -> bool:
+        return any(t.pos_ in ("VERB", "AUX") for t in part)
+
     for i, t in enumerate(tokens):
         if (
-            t.text in (",", ";", ":")
-            or t.lower_ in ("so", "but", "and", "because")
-            and t.dep_ in ("cc", "advmod", "mark")
+            t.text in (";", ":")
+            or (t.lower_ in ("so", "but", "because") and t.dep_ in ("cc", "advmod", "mark"))
+            # "and" ends a clause only between verbs: "microtransactions and pay-to-win mechanics" is one thing
+            or (t.lower_ == "and" and t.dep_ == "cc" and t.head.pos_ in ("VERB", "AUX"))
+            # a comma ends one where a clause stands on either side: "I had the soup, the dill", not
+            # "the fur options, real or faux"
+            or (t.text == "," and (verbal(tokens[start:i]) or verbal(tokens[i + 1 :])))
         ):
             start = i + 1
     rest = tokens[start:]
@@ -182,9 +234,16 @@ def _names_a_thing(tokens: list) -> bool:
         return False
 
     def in_relative(t: Any) -> bool:  # "platforms that rely on ...": says which things, tells no story
-        return t.dep_ == "relcl" or any(a.dep_ == "relcl" and a in tokens for a in t.ancestors)
+        return _relative(t) or any(_relative(a) and a in tokens for a in t.ancestors)
 
-    if any(t.tag_ in ("VBD", "VBZ", "VBP") and not in_relative(t) for t in tokens):
+    def a_story(t: Any, i: int) -> bool:
+        # a lone word is no story ("gluten" misread as a verb); a phrase that opens on a verb tells one
+        # only in the past ("watched Paddington last night"): "shows that feature ..." right after a
+        # stance is a plural noun the small parser read as "shows"
+        opening = t.tag_ == "VBD" if i == 0 else _opens_clause(t, tokens[i - 1])
+        return len(tokens) > 1 and t.tag_ in ("VBD", "VBZ", "VBP") and not in_relative(t) and opening
+
+    if any(a_story(t, i) for i, t in enumerate(tokens)):
         return False  # a story of what happened, not a thing wanted
     things = [
         t
@@ -193,8 +252,10 @@ def _names_a_thing(tokens: list) -> bool:
     ]  # "was wrecking" is a verb in progress, "cycling" a thing
     if things:
         return True
-    # no noun: only a lone quality ("crunchy", "spicy") says what is wanted; "first proper" does not
-    return len(tokens) == 1 and tokens[0].pos_ == "ADJ"
+    # no noun: only qualities ("crunchy", "dark or apocalyptic") say what is wanted; "first proper" does not
+    if len(tokens) == 1:
+        return tokens[0].pos_ == "ADJ"
+    return any(t.pos_ == "CCONJ" for t in tokens) and all(t.pos_ in ("ADJ", "CCONJ", "PUNCT") for t in tokens)
 
 
 # "no problem", "no idea": "no" with these nouns says nothing about what is wanted (a closed class of idioms)

@@ -144,10 +144,15 @@ def _asks_once(sentence: str) -> bool:
 
 
 def _parts_over_whole(prefs: list) -> list:
-    """A phrase that joins two others of the same sentence and stance ("high up and as far from the lifts"
-    beside "high up" and "as far from the lifts") is those two: each is kept on its own, once."""
+    """A wanted phrase that is only two others of the same sentence joined ("high up and as far from the
+    lifts" beside "high up" and "as far from the lifts") is those two: each is kept on its own, once.
+    A phrase with words of its own besides its parts keeps them ("mobile games and free-to-play models with
+    microtransactions" says more than "microtransactions"), and an avoided list stays whole beside its
+    parts: avoiding "fabrics like leather or wool" is avoiding each and what they are examples of."""
 
     def joined(p: Any) -> bool:
+        if p.polarity < 0 or not re.search(r"\band\b|,|\bor\b", p.phrase):
+            return False
         parts = [
             q
             for q in prefs
@@ -157,7 +162,10 @@ def _parts_over_whole(prefs: list) -> list:
             and q.phrase != p.phrase
             and q.phrase in p.phrase
         ]
-        return bool(parts) and bool(re.search(r"\band\b|,|\bor\b", p.phrase))
+        rest = p.phrase
+        for q in sorted(parts, key=lambda q: -len(q.phrase)):
+            rest = rest.replace(q.phrase, " ")
+        return bool(parts) and not re.sub(r"\b(?:and|or)\b|[,\s]", "", rest)
 
     return [p for p in prefs if not joined(p)]
 

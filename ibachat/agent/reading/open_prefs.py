@@ -336,8 +336,14 @@ def stance_cues(clause: str) -> list[tuple[int, int, int, int, str]]:
     for cue in found:
         if out and cue[0] < out[-1][1]:
             continue
+        if out and _RELATIVE_BEFORE.search(clause[out[-1][1] : cue[0]]):
+            continue  # "bars that mostly play techno": the relative clause says which bars, no stance of its own
         out.append(cue)
     return out
+
+
+# a relative pronoun right before a word (and an adverb of its own): the word is inside a relative clause
+_RELATIVE_BEFORE = re.compile(r"\b(?:that|which|who|whom|whose)\s+(?:\w+ly\s+)?$")
 
 
 def _polarity(clause: str, start: int, end: int, pol: int, seg_start: int) -> int:
