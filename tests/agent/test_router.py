@@ -135,3 +135,32 @@ def test_the_form_of_a_request_is_read_from_the_parse(message, form):
 def test_what_only_looks_like_a_request_is_read_as_what_it_is(message, kind):
     act = read_act(message)
     assert not act.asks and act.kind == kind, act
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Phoned the vet first thing and got Bella seen at noon.",  # a story with the "I" left out
+        "Drove to the garage, they'll have the car back Friday.",
+        "Book a window cleaner for the flat next week.",  # "book" is no product category "books"
+        "Hold off on ordering anything until payday.",  # an act put off is no act
+        "Could you order a proper chef's knife? I'll pick it up in town.",  # coffee by words, food by meaning
+    ],
+)
+def test_no_tool_where_the_message_does_not_clearly_ask_one_to_act(message, minilm):
+    found = route(message, TOOLS, minilm)
+    assert found.kind == "text", (found.kind, found.tool and found.tool.get("name"), found.why)
+
+
+@pytest.mark.parametrize(
+    ("message", "tool"),
+    [
+        # a lower-case texting verb the small model reads as a gerund of another verb
+        ("ping me every friday at 5 so I call my nan", "set_reminder"),
+        # what follows the comma no longer hides the command
+        ("book a cab from the office to the station for 6pm, estate car, lots of bags", "book_ride"),
+    ],
+)
+def test_requests_the_parse_used_to_lose(message, tool, minilm):
+    found = route(message, TOOLS, minilm)
+    assert found.kind == "tool" and found.tool.get("name") == tool, (found.kind, found.why)

@@ -180,7 +180,7 @@ def _classes() -> dict[str, frozenset[str]]:
     return word_classes("act_verbs")
 
 
-RESTRICTED = ("speech", "undo", "modify", "pay", "consult", "device")
+RESTRICTED = ("speech", "undo", "modify", "pay", "consult", "device", "refrain")
 
 
 def _verb_class(verb: str) -> str | None:
@@ -336,7 +336,9 @@ def _evidence(
         bonus, named = bonus + VENUE_SLOT, True  # "order ... from Vesuvio's": a tool with a place that serves
     if any(prep == "to" for prep, _ in request.places) and _takes_destination(tool):
         bonus, named = bonus + PLACE_SLOT, True  # "get me to Brussels": a tool that goes somewhere
-    values = _values_named(message, tool, background)
+    values = _values_named(
+        message, tool, background, skip=_stem(request.verb.split()[0]) if request.verb else ""
+    )
     if values:
         bonus += VALUE_NAMED * min(sum(values.values()), MAX_VALUES)
         named = named or sum(values.values()) >= 1.0
@@ -440,9 +442,12 @@ def _split_words(text: str) -> list[str]:
     return [w for w in re.split(r"[\s_\-.]+", text.lower()) if w]
 
 
-def _values_named(message: str, tool: dict[str, Any], background: list[dict[str, Any]]) -> dict[str, float]:
+def _values_named(
+    message: str, tool: dict[str, Any], background: list[dict[str, Any]], skip: str = ""
+) -> dict[str, float]:
     """Per parameter, how specifically the request names its values or its name ("oat milk", "red-eye",
-    "balcony"): a phrase found in the request counts by how few tools of the background have it."""
+    "balcony"): a phrase found in the request counts by how few tools of the background have it. The
+    request's own verb (``skip``, a stem) names no value: "*book* a plumber" is no product category "books"."""
     if not message:
         return {}
     words = _split_words(message)
@@ -450,7 +455,7 @@ def _values_named(message: str, tool: dict[str, Any], background: list[dict[str,
     found: dict[str, float] = {}
     for phrase, pname in _value_phrases(tool).items():
         stems = " ".join(_stem(w) for w in phrase.split())
-        if len(stems) < 3 or f" {stems} " not in text:
+        if len(stems) < 3 or f" {stems} " not in text or stems == skip:
             continue
         holders = sum(1 for t in background if phrase in _value_phrases(t)) or 1
         weight = (2.0 if len(phrase.split()) > 1 else 1.0) / holders  # a two-word phrase says more
@@ -511,6 +516,20 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
         why = f"no tool fits well enough ({best[2].get('name')} {best[0]:.2f})" if best else "no tool fits"
         return Route("text", request=request, why=why, scores=scores)
     top, tool = fitting[0]
+    name_words, desc_words = _words(tool)
+    head_named = any(_same(_stem(n), name_words | desc_words) for n in (request.head, *request.nouns) if n)
+    if (
+        scored_all
+        and scored_all[0][1] is not tool
+        and scored_all[0][0] - top >= MARGIN / 2
+        and not head_named
+    ):
+        # the words name one tool and the meaning is nearer another ("order a cast-iron frying pan":
+        # coffee by its words, food by meaning, a product in truth): no tool fits clearly. A tool whose
+        # own words hold the thing asked for ("a physio slot" and an appointment's slot) keeps it.
+        best = scored_all[0][1]
+        why = f"{tool.get('name')} by its words, {best.get('name')} by meaning"
+        return Route("text", request=request, why=why, scores=scores)
     close = [t for s, t in fitting[1:] if top - s < MARGIN]
     light = request.verb is None or _verb_class(request.verb) == "light"
     if light and not request.common and any(p == "to" for p, _ in request.places):

@@ -275,10 +275,13 @@ def _is_command(sent, tokens: list, i: int) -> bool:
     tok = tokens[i]
     if tok.lower_ in _NOT_A_VERB or tok.lower_ in _MODALS or not tok.is_alpha or tok.like_num:
         return False
-    if tok.tag_ in ("VBZ", "VBG", "VBN", "MD") or (
+    misread = tok.tag_ == "VBG" and base_form(tok.lower_)  # "ping" read as a form of "pe"
+    if (tok.tag_ in ("VBZ", "VBG", "VBN", "MD") and not misread) or (
         tok.tag_ == "VBD" and i == 0 and tok.lemma_.lower() != tok.lower_
     ):
         return False  # "booked the dentist", "sounds good": not a command ("put", "set" stay possible)
+    if past_form(tok.lower_):
+        return False  # "Rang the surgery and got a slot": a story with the "I" left out, not a command
     # the word heads (or belongs to) the subject of a finite verb: a statement ("book club was fun")
     for t in tokens:
         if (
@@ -290,6 +293,28 @@ def _is_command(sent, tokens: list, i: int) -> bool:
                 return False
     clause = sent.doc.text[tok.idx : sent.end_char]
     return command_parse(clause, finite=_has_finite(tokens)) is not None
+
+
+@lru_cache(maxsize=2048)
+def past_form(word: str) -> bool:
+    """A verb's past form, not its base ("rang", "got", "booked"; not "put", "set", "book"): the parse of
+    "I <word> it yesterday" reads it as a past verb of another lemma. Lower case the small model often tags
+    as a proper noun at a message's start, so the word is read in a frame of its own."""
+    if not word.isalpha():
+        return False
+    doc = parse(f"I {word} it yesterday.")
+    tok = doc[1]
+    return tok.tag_ in ("VBD", "VBN") and tok.lemma_.lower() != word
+
+
+@lru_cache(maxsize=2048)
+def base_form(word: str) -> bool:
+    """A verb's base form: "you will <word> it" parses it as a verb that is its own lemma ("ping", not
+    "booking")."""
+    if not word.isalpha():
+        return False
+    tok = parse(f"You will {word} it.")[2]
+    return tok.tag_ == "VB" and tok.lemma_.lower() == word
 
 
 def _has_finite(tokens: list) -> bool:
@@ -311,6 +336,13 @@ def command_parse(clause: str, *, finite: bool = True):
     alt = imperative_parse(clause)
     if len(alt) >= 2 and _verbal(alt[1]):
         return alt, 1
+    first = re.split(r",|;| - | – ", clause, maxsplit=1)[0]
+    if first != clause and len(first.split()) >= 2:
+        # "book an uber to the airport for 4:30, XL, we've got five suitcases": what follows the comma
+        # makes the small model read the verb as a clause hung on another; the command is its first part
+        alt = imperative_parse(first)
+        if len(alt) >= 2 and _verbal(alt[1]):
+            return alt, 1
     if finite:
         return None
     frame = modal_parse(clause)
