@@ -161,3 +161,29 @@ def test_a_noun_the_rules_read_as_a_command_is_no_request():
     """'silk and *lace* dresses': the parse reads 'lace' as part of a noun phrase, so the sentence is no
     request to the assistant and its stance is kept."""
     assert any("dresses" in p for p in _phrases("I hate wearing silk and lace dresses to weddings."))
+
+
+def test_the_thing_of_a_clause_the_user_speaks_in_is_kept_without_the_clause():
+    """"... but i'd take the risotto over it any day": the wish is the risotto, not "i'd take"."""
+    found = _phrases("the pasta is fine but i'd take the risotto over it any day of the week")
+    assert "the risotto" in found
+
+
+def test_a_request_that_tells_a_habit_keeps_the_habit():
+    """'as usual' says the request is what the user always asks for: that part is a standing wish (and
+    "bung", which the small model tags as a past verb, is no story)."""
+    found = _phrases("garlic bread for the table please, and bung in a side of olives as usual")
+    assert any("olives" in p for p in found)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "scope"),
+    [
+        ("back row is fine but i'd rather sit near the aisle", ""),  # lower case: no one named
+        ("Omar can't eat shellfish", "for:Omar"),
+    ],
+)
+def test_a_thing_in_lower_case_is_no_person_the_statement_is_about(sentence, scope):
+    from ibachat.agent.reading.about import scope_of
+
+    assert scope_of(sentence) == scope

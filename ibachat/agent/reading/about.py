@@ -33,8 +33,8 @@ def scope_of(raw_sentence: str) -> str:
         for who in subjects if not mine else []:
             words = {t.lower_ for t in who.subtree}
             named = who.ent_type_ == "PERSON" or (
-                who.pos_ == "PROPN" and who.i > sent.start and not who.ent_type_
-            )
+                who.pos_ == "PROPN" and who.i > sent.start and not who.ent_type_ and who.text[:1].isupper()
+            )  # in lower case the small parser reads things as names ("window bank is nice enough")
             if named and not words & _SELF:
                 return f"for:{_name(who)}"
             # "my daughter is allergic to peanuts": one of the user's people (not "my eyes", "my budget")

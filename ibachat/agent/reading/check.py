@@ -57,7 +57,7 @@ def checked(prefs: list[OpenPref]) -> list[OpenPref]:
         after = (
             bool(cue) and p.sentence.find(cue, at) >= at + len(p.phrase) - 1
         )  # "..., so no rich sauces please"
-        tokens = _last_clause(list(span)) if after else _first_clause(list(span))
+        tokens = _last_clause(list(span)) if after else _first_clause(_own_clause_object(list(span)))
         lone_core = "core" in p.tags and len(tokens) == 1 and tokens[0].is_alpha  # one word of a kept phrase
         if not tokens or not (_names_a_thing(tokens) or lone_core):
             continue
@@ -116,6 +116,8 @@ def _false_cue(p: OpenPref, doc, at: int) -> bool:
         for c in token.children
     ):
         return False  # a noun of stance governing its thing: "an aversion to heights", "a phobia of birds"
+    if cue in ("like always", "like usual", "as always", "as usual", "as ever"):
+        return False  # a habit said of the request: "a bottle of red like always"
     if token.pos_ == "ADP" and len(cue.split()) > 1 and first != "like":
         return False  # a cue that is a preposition's phrase: "(not) suitable *for me*"
     return token.pos_ in ("ADP", "NOUN", "PROPN", "SCONJ") or (first == "like" and token.tag_ == "IN")
@@ -125,6 +127,8 @@ def _asks_now(p: OpenPref, act, at: int, doc=None) -> bool:
     """The sentence is a request to the assistant (a command, "can you ...", "let's ..."): what it asks
     for is this once, not a standing wish. A command the parse does not read as a verb is none: "flea and
     *tick* treatments" is a noun phrase, not "tick the treatments"."""
+    if _HABIT_SAID.search(p.sentence):
+        return False  # "... and chuck in a bottle of red like always": the request tells a habit too
     if any(
         r.form in ("imperative", "modal", "lets", "elliptical") and _a_verb_here(r.verb, doc)
         for r in act.requests
@@ -132,6 +136,26 @@ def _asks_now(p: OpenPref, act, at: int, doc=None) -> bool:
         return True
     # "I need to get to Bristol on the 9th": a want of something done on one day is this once
     return any(r.form == "want" for r in act.requests) and _one_day(p.sentence)
+
+
+# words that say a request is what the user always asks for (closed class: adverbs of frequency)
+_HABIT_SAID = re.compile(
+    r"\b(?:like|as) (?:always|usual|ever|normal|per usual)\b|\b(?:always|usually|normally|every time)\b", re.I
+)
+
+
+def _own_clause_object(tokens: list) -> list:
+    """The thing of a clause the user speaks in ("i'd take *the quiet room*", "we'll have *the set menu*"):
+    the words after the user's own verb; the phrase itself when it is not such a clause."""
+    first = tokens[0]
+    if first.dep_ not in ("nsubj", "nsubjpass") or first.lower_ not in ("i", "we"):
+        return tokens
+    verb = first.head
+    inside = {t.i for t in tokens}
+    if verb.i not in inside:
+        return tokens
+    rest = [t for t in tokens if t.i > verb.i and t.dep_ != "prt"]
+    return rest or tokens
 
 
 def _a_verb_here(verb: str, doc) -> bool:
@@ -154,8 +178,16 @@ def _one_day(sentence: str) -> bool:
     return read_when(sentence, datetime.now(UTC)).day is not None
 
 
+def _past(word: str) -> bool:
+    from ibachat.agent.reading.acts import past_form
+
+    return past_form(word)
+
+
 def _first_clause(tokens: list) -> list:
     """The phrase up to where a new clause or a list of something else starts."""
+    while tokens and tokens[0].pos_ in ("CCONJ", "PUNCT"):
+        tokens = tokens[1:]  # "and bung in a side of olives": the "and" joins it to what came before
     kept = []
     for i, t in enumerate(tokens):
         if _relative(t) or any(_relative(a) and a.i > tokens[0].i for a in t.ancestors):
@@ -225,7 +257,7 @@ def _last_clause(tokens: list) -> list:
     rest = tokens[start:]
     while rest and rest[0].lower_ in ("no", "not", "nothing", "never", "without"):
         rest = rest[1:]  # the negation is the polarity's business, the thing is what follows
-    return _first_clause(rest)
+    return _first_clause(_own_clause_object(rest) if rest else rest)
 
 
 def _names_a_thing(tokens: list) -> bool:
@@ -240,7 +272,7 @@ def _names_a_thing(tokens: list) -> bool:
         # a lone word is no story ("gluten" misread as a verb); a phrase that opens on a verb tells one
         # only in the past ("watched Paddington last night"): "shows that feature ..." right after a
         # stance is a plural noun the small parser read as "shows"
-        opening = t.tag_ == "VBD" if i == 0 else _opens_clause(t, tokens[i - 1])
+        opening = (t.tag_ == "VBD" and _past(t.lower_)) if i == 0 else _opens_clause(t, tokens[i - 1])
         return len(tokens) > 1 and t.tag_ in ("VBD", "VBZ", "VBP") and not in_relative(t) and opening
 
     if any(a_story(t, i) for i, t in enumerate(tokens)):
