@@ -164,7 +164,7 @@ def test_a_noun_the_rules_read_as_a_command_is_no_request():
 
 
 def test_the_thing_of_a_clause_the_user_speaks_in_is_kept_without_the_clause():
-    """"... but i'd take the risotto over it any day": the wish is the risotto, not "i'd take"."""
+    """ "... but i'd take the risotto over it any day": the wish is the risotto, not "i'd take"."""
     found = _phrases("the pasta is fine but i'd take the risotto over it any day of the week")
     assert "the risotto" in found
 
