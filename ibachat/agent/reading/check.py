@@ -163,7 +163,14 @@ def _a_verb_here(verb: str, doc) -> bool:
     if doc is None or not verb:
         return True
     tokens = [t for t in doc if t.lower_ == verb.lower()]
-    return not tokens or any(t.pos_ in ("VERB", "AUX") for t in tokens)
+
+    def in_a_noun_phrase(t) -> bool:  # "flea and *tick* treatments": a word modifying a noun
+        return t.pos_ not in ("VERB", "AUX") and (
+            t.dep_ in ("compound", "amod", "nmod", "poss")
+            or (t.dep_ == "conj" and t.head.pos_ in ("NOUN", "PROPN"))
+        )
+
+    return not tokens or not all(in_a_noun_phrase(t) for t in tokens)
 
 
 def _one_day(sentence: str) -> bool:
