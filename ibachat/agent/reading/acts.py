@@ -159,10 +159,19 @@ def _sentence(sent) -> tuple[str, list[Request]]:
     kind, found = _at(sent, tokens, _start(tokens))
     if found or kind == "negated":
         return kind, found
-    # a command after a comma or a conjunction: "we're out of milk, sort a delivery", "..., so book it";
-    # not in a story of what the user does ("every morning I ring, sit in a queue, and ...")
+    later_kind, later = _after_a_break(sent, tokens)
+    if later:
+        return "request", later
+    if later_kind in ("negated", "standing"):
+        return later_kind, []
+    return kind, found
+
+
+def _after_a_break(sent, tokens: list) -> tuple[str, list[Request]]:
+    """A command after a comma or a conjunction: "we're out of milk, sort a delivery", "..., so book it";
+    not in a story of what the user does ("every morning I ring, sit in a queue, and ...")."""
     if _HABITUAL.search(sent.text) and any(t.dep_ == "nsubj" and t.lower_ in ("i", "we") for t in tokens):
-        return kind, found
+        return "", []
     for p, tok in enumerate(tokens[:-1]):
         dash = tok.lower_ in ("-", "–", "—") and bool(tokens[p - 1].whitespace_)  # not "last-minute"
         if (dash or tok.lower_ in (",", ";", ":", "and", "so", "then", "but")) and p > 0:
@@ -175,7 +184,7 @@ def _sentence(sent) -> tuple[str, list[Request]]:
                     return sub_kind, sub
                 if sub_kind in ("negated", "standing"):
                     return sub_kind, []
-    return kind, found
+    return "", []
 
 
 def _shares_a_subject(tokens: list, p: int, j: int) -> bool:
@@ -427,18 +436,34 @@ _MEDIUM_PREPS = frozenset({"by", "via", "over", "through"})
 
 
 def _venues(tokens) -> tuple[str, ...]:
-    """Names after "from" / "at" that are no city or country: the place that serves ("Saffron Lantern")."""
+    """Names after "from" / "at" that are no city or country: the place that serves ("Saffron Lantern"),
+    and a name that is the object of a verb of booking ("reserve The Stag"). The small model calls many
+    two-word shop names places ("Pizza Rossi" as a GPE): a name of two words or more counts unless it
+    is a place the parse is sure of (LOC) or a date or time."""
     out = []
+    tokens = list(tokens)
     for tok in tokens:
         if tok.dep_ == "prep" and tok.lower_ in ("from", "at"):
             for pobj in tok.children:
-                if (
-                    pobj.dep_ == "pobj"
-                    and pobj.pos_ == "PROPN"
-                    and pobj.ent_type_ not in ("GPE", "LOC", "DATE", "TIME")
-                ):
+                if pobj.dep_ == "pobj" and pobj.pos_ == "PROPN" and _a_venue_name(pobj):
                     out.append(_span([t for t in pobj.subtree if t.i <= pobj.i or t.dep_ in ("case",)]))
+        if (
+            tok.dep_ == "dobj"
+            and tok.pos_ == "PROPN"
+            and tok.head.lemma_.lower() in ("reserve", "book")
+            and tok.text[:1].isupper()
+            and _a_venue_name(tok)
+        ):
+            out.append(_span([t for t in tok.subtree if t.i <= tok.i]))
     return tuple(out)
+
+
+def _a_venue_name(tok) -> bool:
+    if tok.ent_type_ in ("LOC", "DATE", "TIME"):
+        return False
+    if tok.ent_type_ == "GPE":
+        return sum(1 for t in tok.subtree if t.pos_ == "PROPN" and t.i <= tok.i) >= 2  # "Pizza Rossi"
+    return True
 
 
 def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
@@ -644,7 +669,15 @@ def _want_object(sent, tokens: list, k: int, form: str) -> list[Request]:
             return []
     phrase = _span(rest).rstrip(" .!?")
     return [
-        Request(phrase, None, phrase, nouns[0].lemma_.lower(), form, tuple(t.lemma_.lower() for t in nouns))
+        Request(
+            phrase,
+            None,
+            phrase,
+            nouns[0].lemma_.lower(),
+            form,
+            tuple(t.lemma_.lower() for t in nouns),
+            venues=_venues(rest),  # "we fancy an indian tonight ... from the Spice Mill"
+        )
     ]
 
 
