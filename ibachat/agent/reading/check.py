@@ -80,7 +80,7 @@ def _parts(tokens: list) -> list[str]:
     roots = [t for t in tokens if t.head.i not in inside or t.head is t]
     joined = tokens[cuts[0]].head
     if roots and joined not in roots and not any(joined in r.conjuncts for r in roots):
-        return []  # the "or" is inside a part: "fabrics like leather or wool" names fabrics, with examples
+        return []  # the "or" is inside a part: "cheeses like brie or feta" names cheeses, with examples
     if any(len(r.conjuncts) > 1 for r in roots) or any(t.text == "," for t in tokens[: cuts[0]]):
         return []  # a list of three ("fruits, nuts, and veggie sticks"): the reader lists its items itself
     left, right = tokens[: cuts[0]], tokens[cuts[0] + 1 :]
@@ -125,8 +125,8 @@ def _false_cue(p: OpenPref, doc, at: int) -> bool:
 
 def _asks_now(p: OpenPref, act, at: int, doc=None) -> bool:
     """The sentence is a request to the assistant (a command, "can you ...", "let's ..."): what it asks
-    for is this once, not a standing wish. A command the parse does not read as a verb is none: "flea and
-    *tick* treatments" is a noun phrase, not "tick the treatments"."""
+    for is this once, not a standing wish. A command the parse does not read as a verb is none: "silk and
+    *lace* dresses" is a noun phrase, not "lace the dresses"."""
     if _HABIT_SAID.search(p.sentence):
         return False  # "... and chuck in a bottle of red like always": the request tells a habit too
     if any(
@@ -164,7 +164,7 @@ def _a_verb_here(verb: str, doc) -> bool:
         return True
     tokens = [t for t in doc if t.lower_ == verb.lower()]
 
-    def in_a_noun_phrase(t) -> bool:  # "flea and *tick* treatments": a word modifying a noun
+    def in_a_noun_phrase(t) -> bool:  # "silk and *lace* dresses": a word modifying a noun
         return t.pos_ not in ("VERB", "AUX") and (
             t.dep_ in ("compound", "amod", "nmod", "poss")
             or (t.dep_ == "conj" and t.head.pos_ in ("NOUN", "PROPN"))
@@ -226,7 +226,7 @@ _RELATIVE_TAGS = ("WDT", "WP", "WP$")  # "that", "which", "who", "whose" as a cl
 
 def _relative(t: Any) -> bool:
     """A relative clause: so labelled, or a verb whose subject is a relative pronoun (the small parser
-    often labels "shows that feature ..." a clausal complement)."""
+    often labels "plays that feature ..." a clausal complement)."""
     return t.dep_ == "relcl" or (
         t.pos_ in ("VERB", "AUX")
         and any(c.dep_ in ("nsubj", "nsubjpass") and c.tag_ in _RELATIVE_TAGS for c in t.children)
@@ -235,8 +235,8 @@ def _relative(t: Any) -> bool:
 
 def _opens_clause(t: Any, before: Any) -> bool:
     """A finite verb starts a clause of its own when it has its own subject or follows a break (a comma,
-    an "and"); right after a word of the phrase it is the parser's misreading of a noun ("foods
-    containing *gluten*")."""
+    an "and"); right after a word of the phrase it is the parser's misreading of a noun ("cakes
+    containing *nuts*")."""
     verb = t.head if t.dep_ in ("aux", "auxpass", "neg") else t  # "... glycerin *do*n't seem suitable"
     if any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in verb.children):
         return True
@@ -254,7 +254,7 @@ def _last_clause(tokens: list) -> list:
         if (
             t.text in (";", ":")
             or (t.lower_ in ("so", "but", "because") and t.dep_ in ("cc", "advmod", "mark"))
-            # "and" ends a clause only between verbs: "microtransactions and pay-to-win mechanics" is one thing
+            # "and" ends a clause only between verbs: "salt and vinegar crisps" is one thing
             or (t.lower_ == "and" and t.dep_ == "cc" and t.head.pos_ in ("VERB", "AUX"))
             # a comma ends one where a clause stands on either side: "I had the soup, the dill", not
             # "the fur options, real or faux"
@@ -276,9 +276,9 @@ def _names_a_thing(tokens: list) -> bool:
         return _relative(t) or any(_relative(a) and a in tokens for a in t.ancestors)
 
     def a_story(t: Any, i: int) -> bool:
-        # a lone word is no story ("gluten" misread as a verb); a phrase that opens on a verb tells one
-        # only in the past ("watched Paddington last night"): "shows that feature ..." right after a
-        # stance is a plural noun the small parser read as "shows"
+        # a lone word is no story (a noun misread as a verb); a phrase that opens on a verb tells one
+        # only in the past ("watched Paddington last night"): "plays that feature ..." right after a
+        # stance is a plural noun the small parser read as a verb
         opening = (t.tag_ == "VBD" and _past(t.lower_)) if i == 0 else _opens_clause(t, tokens[i - 1])
         return len(tokens) > 1 and t.tag_ in ("VBD", "VBZ", "VBP") and not in_relative(t) and opening
 

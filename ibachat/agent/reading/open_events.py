@@ -146,9 +146,9 @@ def _asks_once(sentence: str) -> bool:
 def _parts_over_whole(prefs: list) -> list:
     """A wanted phrase that is only two others of the same sentence joined ("high up and as far from the
     lifts" beside "high up" and "as far from the lifts") is those two: each is kept on its own, once.
-    A phrase with words of its own besides its parts keeps them ("mobile games and free-to-play models with
-    microtransactions" says more than "microtransactions"), and an avoided list stays whole beside its
-    parts: avoiding "fabrics like leather or wool" is avoiding each and what they are examples of."""
+    A phrase with words of its own besides its parts keeps them ("board games and card games with long
+    rules" says more than "long rules"), and an avoided list stays whole beside its parts: avoiding
+    "cheeses like brie or camembert" is avoiding each and what they are examples of."""
 
     def joined(p: Any) -> bool:
         if p.polarity < 0 or not re.search(r"\band\b|,|\bor\b", p.phrase):

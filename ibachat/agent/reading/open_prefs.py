@@ -418,7 +418,7 @@ _VERB_FIRST = re.compile(
 )
 # "watching period dramas": a gerund in front of the object
 _GERUND = re.compile(r"^[a-z]{3,}ing\s+(?P<core>(?:[a-z][\w'-]*\s+)+[a-z][\w'-]*s\b.*)$")  # 2+ words
-# "animal products like leather, wool or silk": the kind, and each example of it
+# "cheeses like brie, feta or gouda": the kind, and each example of it
 _EXAMPLES = re.compile(
     r"^(?P<head>.{3,80}?),?\s+(?:like|such as|including|e\.g\.,?|especially|particularly|for example|"
     r"for instance|say)\s+(?P<core>.{3,})$"
