@@ -164,3 +164,47 @@ def test_no_tool_where_the_message_does_not_clearly_ask_one_to_act(message, mini
 def test_requests_the_parse_used_to_lose(message, tool, minilm):
     found = route(message, TOOLS, minilm)
     assert found.kind == "tool" and found.tool.get("name") == tool, (found.kind, found.why)
+
+
+@pytest.mark.parametrize(
+    ("message", "tool"),
+    [
+        # a thing and its details, without a verb
+        ("yoga class tomorrow 6pm, beginners", "book_fitness_class"),
+        ("physio appointment Tuesday 10am, online if possible", "book_appointment"),
+        ("cinema on Friday, two seats, near the back", "book_tickets"),
+        # a request inside the user's own clause or a yes/no question
+        ("I'd be so pleased if you could order a pad thai from Bangkok Garden tonight", "order_food"),
+        ("any chance you could put a reminder in for 4pm to ring the bank?", "set_reminder"),
+        ("I'm messaging to ask you to email Ruth that the lease is signed", "send_email"),
+        # where a verb of putting puts the thing names the tool, not the thing ("lunch" is no meal plan)
+        ("pop dinner with the Okafors in my calendar for Saturday at 7", "create_event"),
+    ],
+)
+def test_requests_in_shapes_without_a_leading_verb(message, tool, minilm):
+    found = route(message, TOOLS, minilm)
+    assert found.kind == "tool" and found.tool.get("name") == tool, (found.kind, found.why, found.scores)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a comment on a thing, shaped like a fragment: a quality no tool has a place for, a time gone by,
+        # a story with the "I" left out, a status
+        "awful train this morning, 40 minutes late",
+        "grim flight, crying baby, no legroom",
+        "lovely little cafe on Church St, great flat whites",
+        "the hotel in Rome, 3 stars, nothing special",
+        "Train strike again, 3 days this time",
+        "pilates class last night, legs like jelly",
+        "taxi this morning, drove like a maniac",
+        "hotel in Rome: done, car hire: still to sort",
+        # "you could" that is no request
+        "You could have booked the earlier train, honestly.",
+        "If you could live anywhere, where would it be?",
+        "Don't wait for me, I'll book the table myself.",
+    ],
+)
+def test_what_only_looks_like_a_fragment_request_is_not_one(message, minilm):
+    found = route(message, TOOLS, minilm)
+    assert found.kind == "text", (found.kind, found.tool and found.tool.get("name"), found.why)

@@ -295,6 +295,11 @@ def _evidence(
     name, desc = _words(tool)
     bonus, named = 0.0, False
     head = _stem(request.head) if request.head else ""
+    container = _container(request, tool)
+    if container is None and any(_container(request, t) for t in background):
+        head = ""  # "stick lunch with Ola in the diary": another tool is where it goes; lunch is its value
+    if container:
+        bonus, named = bonus + HEAD_IN_NAME, True  # where it goes names this tool
     if head and _same(head, name):
         bonus, named = bonus + HEAD_IN_NAME, True
     elif head and _same(head, desc):
@@ -343,6 +348,21 @@ def _evidence(
         bonus += VALUE_NAMED * min(sum(values.values()), MAX_VALUES)
         named = named or sum(values.values()) >= 1.0
     return bonus, named
+
+
+_CONTAINER_PREPS = frozenset({"in", "into", "on", "onto"})
+
+
+def _container(request: Request, tool: dict[str, Any]) -> str | None:
+    """The place a request puts its thing, when that place is a word of this tool's name ("in the diary",
+    "on my calendar", "into my notebook"); None when it names no container of this tool."""
+    if not request.verb or request.verb not in _classes().get("place", ()):
+        return None  # only a verb of putting somewhere ("stick", "pop", "pencil in") puts it in a container
+    name = _words(tool)[0]
+    for prep, phrase in request.places:
+        if prep in _CONTAINER_PREPS and phrase and _same(_stem(phrase.split()[-1]), name):
+            return phrase
+    return None
 
 
 _DESTINATION = re.compile(
@@ -402,6 +422,19 @@ def _best_of_catalogue(
     if cos < CATALOGUE_COS_MIN or cos - middle < CATALOGUE_MARGIN:
         return []  # no nearer to this tool than to tools in general
     return [(top, tool)]
+
+
+def _qualities_are_values(request: Request, tool: dict[str, Any]) -> bool:
+    """The thing a fragment names is the tool's object (a word of its name or description, or one of its
+    values), and each quality it gives is a word of one of the tool's values or parameter names
+    ("vegetarian meal plan": a diet): a quality the tool has no place for ("awful train this morning")
+    makes the fragment a comment on the thing, not a request for it."""
+    words = {_stem(w) for phrase in _value_phrases(tool) for w in phrase.split()}
+    name, desc = _words(tool)
+    head = _stem(request.head) if request.head else ""
+    if not head or not (_same(head, name | desc) or head in words or _container(request, tool)):
+        return False  # the thing the fragment is about is not this tool's ("train strike again, 3 days")
+    return all(_stem(q) in words for q in request.quals)
 
 
 def _value_phrases(tool: dict[str, Any]) -> dict[str, str]:
@@ -496,7 +529,7 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
     for sim, tool in zip(sims, able):
         bonus, named = evidence[str(tool.get("name"))]
         floor = (FRAGMENT_FIT_MIN if request.form == "fragment" else FIT_MIN) if named else COS_ONLY_MIN
-        if request.form == "fragment" and not named:
+        if request.form == "fragment" and (not named or not _qualities_are_values(request, tool)):
             continue
         scored.append((sim + bonus, sim + bonus >= floor + (bonus if not named else 0.0), tool))
     scored.sort(key=lambda x: -x[0])

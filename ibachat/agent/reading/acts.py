@@ -87,6 +87,9 @@ class Request:
     places: tuple[tuple[str, str], ...] = ()  # (preposition, phrase): "to Brussels", "from The Milk Bar"
     media: tuple[str, ...] = ()  # what it is sent by: "by email", "via text"
     venues: tuple[str, ...] = ()  # a named place that serves, after "from" / "at" ("from Saffron Lantern")
+    # a fragment's qualities of the thing it names ("awful" in "awful train this morning, 40 minutes late",
+    # "vegetarian" in "vegetarian meal plan, 5 days"): the router asks each to be a value of the tool
+    quals: tuple[str, ...] = ()
 
 
 @dataclass
@@ -157,6 +160,24 @@ def _start(tokens: list) -> int:
 def _sentence(sent) -> tuple[str, list[Request]]:
     tokens = [t for t in sent]
     kind, found = _at(sent, tokens, _start(tokens))
+    if found and found[0].form in ("fragment", "elliptical"):  # "1:1 with Dana at 4:30, pop it in the diary"
+        later_kind, later = _after_a_break(sent, tokens)
+        if later and (
+            later[0].head in _PRONOUNS or not later[0].obj
+        ):  # "Flight to Lisbon next Friday please, book it": the it
+            r, c = found[0], later[0]
+            act = Request(
+                c.clause, c.verb, r.obj, r.head, c.form, r.nouns, r.common, c.places, c.media, r.venues
+            )
+            return "request", [act, *found]
+        if later:
+            return "request", later + found  # the router tries them in turn
+        verb = _bare_verb(tokens)
+        if verb:  # "Dinner at Luigi's on the 22nd, party of 10, reserve please": reserve that
+            r = found[0]
+            act = Request(r.clause, verb, r.obj, r.head, "imperative", r.nouns, r.common, venues=r.venues)
+            return "request", [act, *found]
+        return kind, found
     if found or kind == "negated":
         return kind, found
     later_kind, later = _after_a_break(sent, tokens)
@@ -164,7 +185,49 @@ def _sentence(sent) -> tuple[str, list[Request]]:
         return "request", later
     if later_kind in ("negated", "standing"):
         return later_kind, []
+    inner = _embedded(sent, tokens)
+    if inner:
+        return "request", inner
     return kind, found
+
+
+def _embedded(sent, tokens: list) -> list[Request]:
+    """A request put inside another clause, read from the parse: "you" and a modal under the user's own
+    wish or under a yes/no question ("I'd love it if you could reserve ...", "is there any way you could
+    get me ...?"), or an infinitive whose doer is "you", under the user's own verb ("I am writing to ask
+    you kindly to send ..."). Not a counterfactual ("you could have booked"), not with a negation on the
+    way up, not under a question that asks what, where or how."""
+    root = sent.root
+    question = sent.text.strip().endswith("?")
+    if question and any(t.tag_ in ("WDT", "WP", "WRB") and t.i < root.i + 2 for t in tokens[:3]):
+        return []
+    for j, verb in enumerate(tokens):
+        if verb.tag_ != "VB" or verb is root:
+            continue
+        kids = list(verb.children)
+        aux = [c.lower_ for c in kids if c.dep_ in ("aux", "auxpass")]
+        you_subject = any(c.dep_ == "nsubj" and c.lower_ in _YOU for c in kids)
+        modal = you_subject and any(a in _MODALS for a in aux) and "have" not in aux
+        infinitive = "to" in aux and any(
+            c.dep_ in ("dobj", "nsubj") and c.lower_ in _YOU for c in verb.head.children
+        )
+        if not (modal or infinitive):
+            continue
+        chain = [verb, *verb.ancestors]
+        if any(_negates(c) for t in chain for c in t.children):
+            continue
+        subjects = [c.lower_ for c in root.children if c.dep_ in ("nsubj", "expl")]
+        own = any(s in _SELF for s in subjects)
+        verbless = root.pos_ not in ("VERB", "AUX")  # "any chance you could ...?"
+        frame = question and ("there" in subjects or (modal and (root.lemma_ == "be" or verbless)))
+        if not (own or frame):
+            continue
+        if modal and not own and verb.dep_ not in ("relcl", "ccomp", "acl"):
+            continue
+        found = _command(sent, tokens, j, "modal")
+        if found:
+            return found
+    return []
 
 
 def _after_a_break(sent, tokens: list) -> tuple[str, list[Request]]:
@@ -266,11 +329,15 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
     if form is not None:
         phrase = _span(tokens[i:]).rstrip(" .!")
         nouns = tuple(t.lemma_.lower() for t in tokens[i:] if t.pos_ in ("NOUN", "PROPN"))
-        head = next((t.lemma_.lower() for t in tokens[i:] if t.pos_ in ("NOUN", "PROPN")), "")
-        first_noun = next((t for t in tokens[i:] if t.pos_ in ("NOUN", "PROPN")), None)
+        first_noun = _fragment_head(tokens, i) if form == "fragment" else None
+        first_noun = first_noun or next((t for t in tokens[i:] if t.pos_ in ("NOUN", "PROPN")), None)
+        head = first_noun.lemma_.lower() if first_noun is not None else ""
         common = first_noun is not None and first_noun.pos_ == "NOUN"
         venues = _venues(tokens[i:])
-        return "request", [Request(phrase, None, phrase, head, form, nouns, common, venues=venues)]
+        quals = _qualities(tokens, i) if form == "fragment" else ()
+        return "request", [
+            Request(phrase, None, phrase, head, form, nouns, common, venues=venues, quals=quals)
+        ]
     return "statement", []
 
 
@@ -431,6 +498,7 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
 
 
 _PRONOUNS = frozenset({"it", "that", "this", "one", "them", "those", "these", "some", "more", "any"})
+_HOMES = frozenset({"mine", "ours", "yours", "his", "hers", "theirs"})  # a home by its owner
 _PLACE_PREPS = frozenset({"to", "from", "at", "in", "into", "near"})
 _MEDIUM_PREPS = frozenset({"by", "via", "over", "through"})
 
@@ -472,6 +540,9 @@ def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     places: list[tuple[str, str]] = []
     media: list[str] = []
     for tok in verb.subtree:
+        if tok.lower_ == "home" and tok.dep_ in ("advmod", "npadvmod") and tok.i > verb.i:
+            places.append(("to", "home"))  # "a car home", "get me home": home is where it goes
+            continue
         if tok.dep_ != "prep" or tok.i < verb.i:
             continue
         for pobj in tok.children:
@@ -483,7 +554,13 @@ def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
                 named = any(
                     c.dep_ == "compound" and c.pos_ == "PROPN" for c in pobj.children
                 )  # "Berlin airport"
-                if pobj.pos_ == "PROPN" or named or any(c.dep_ in ("det", "poss") for c in pobj.children):
+                own = pobj.lower_ in _HOMES  # "bring her to ours", "from mine"
+                if (
+                    pobj.pos_ == "PROPN"
+                    or named
+                    or own
+                    or any(c.dep_ in ("det", "poss") for c in pobj.children)
+                ):
                     cut = {
                         t.i
                         for c in pobj.children
@@ -509,7 +586,20 @@ def _antecedent(sent):
 def _phrasal(verb) -> str:
     """The verb's lemma with its particle ("check in", "fire off", "jot down")."""
     particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
+    if not particle:  # a preposition right after the verb that makes a known phrasal verb ("look at")
+        nxt = verb.doc[verb.i + 1] if verb.i + 1 < len(verb.doc) else None
+        if nxt is not None and nxt.dep_ == "prep" and nxt.head.i == verb.i:
+            phrase = f"{verb.lemma_.lower()} {nxt.lower_}"
+            if any(phrase in words for words in _verb_classes().values()):
+                return phrase
     return f"{verb.lemma_.lower()} {particle}".strip()
+
+
+@lru_cache(maxsize=1)
+def _verb_classes() -> dict[str, frozenset[str]]:
+    from ibachat.agent.data import word_classes
+
+    return word_classes("act_verbs")
 
 
 _ARRANGE = frozenset(
@@ -705,7 +795,139 @@ def _elliptical(tokens: list, i: int) -> str | None:
     counted = clock or any(t.like_num or t.lower_ in ("one", "two") for t in words)
     if not verbs and timed and counted and len(words) >= 3:
         return "fragment"
+    if _spec_list(tokens, i):
+        return "fragment"
     return None
+
+
+def _first_part(tokens: list, i: int) -> list:
+    out = []
+    doc = tokens[0].doc
+    for t in tokens[i:]:
+        spaced_dash = t.text in "-–—" and t.i > 0 and bool(doc[t.i - 1].whitespace_)
+        if (t.text in _SEGMENT_BREAKS and (t.text not in "-–—" or spaced_dash)) or t.lower_ in (
+            "please",
+            "pls",
+            "plz",
+        ):
+            break
+        out.append(t)
+    return out
+
+
+def _timeish(tok) -> bool:
+    """A word that says when, not what: "thurs", "evening", "tomorrow", the "pm" of "6pm"."""
+    from datetime import datetime, timezone
+
+    from ibachat.agent.reading.when import read_when
+
+    if tok.ent_type_ in ("DATE", "TIME") or tok.like_num:
+        return True
+    if tok.i > 0 and _CLOCK.search(tok.doc[tok.i - 1].text + tok.text):
+        return True
+    return read_when(tok.text, datetime(2000, 1, 1, tzinfo=timezone.utc)).said
+
+
+def _fragment_head(tokens: list, i: int):
+    """The noun the fragment's first part is about, read from the parse: among its nouns before a
+    preposition and not saying when, the one the others modify; a common noun over a name ("flight MAN
+    to Alicante": the flight; "train strike again": the strike; "boxing class thurs evening": the class)."""
+    nouns = []
+    for t in _first_part(tokens, i):
+        if t.pos_ == "ADP":
+            break
+        if t.pos_ in ("NOUN", "PROPN") and not _timeish(t):
+            nouns.append(t)
+    common = [t for t in nouns if t.pos_ == "NOUN"] or nouns
+    ids = {t.i for t in common}
+    heads = [t for t in common if not (t.dep_ == "compound" and t.head.i in ids)]
+    return (heads or common or [None])[-1]
+
+
+def _qualities(tokens: list, i: int) -> tuple[str, ...]:
+    """The adjectives of the fragment ("awful", "vegetarian", "nothing special"), not numbers or ordinals."""
+    return tuple(
+        t.lower_
+        for t in tokens[i:]
+        if t.pos_ == "ADJ"
+        and t.dep_ != "ROOT"
+        and t.is_alpha
+        and t.ent_type_ not in ("ORDINAL", "DATE", "TIME")
+        and not any(c.dep_ == "mark" for c in (*t.children, *t.head.children))  # "if possible": a hedge
+    )
+
+
+_BARE_FILLERS = frozenset({"please", "pls", "plz", "it", "them", "for", "me", "us", "now", "thanks", "ta"})
+
+
+def _bare_verb(tokens: list) -> str | None:
+    """A later part that is a verb alone ("..., reserve please", "..., order for me"): the act to do on the
+    thing the first part names."""
+    parts: list[list] = [[]]
+    for t in tokens:
+        if t.text in _SEGMENT_BREAKS:
+            parts.append([])
+        elif t.is_alpha:
+            parts[-1].append(t)
+    for part in parts[1:]:
+        words = [t for t in part if t.lower_ not in _BARE_FILLERS]
+        if (
+            len(words) == 1
+            and 2 <= len(part) <= 3
+            and part[0] is words[0]  # the verb first, then "please" / "it" / "for me": not a bare "birthday"
+            and words[0].lower_ not in _NOT_A_VERB
+            and base_form(words[0].lower_)
+        ):
+            return words[0].lower_
+    return None
+
+
+_SEGMENT_BREAKS = frozenset({",", ";", ":", "-", "–", "—"})
+_PERSONAL = frozenset({"i", "we", "you", "u", "he", "she", "they"})
+_PAST_TIME = re.compile(r"\b(?:yesterday|last|ago|earlier|just)\b", re.I)
+
+
+def _spec_list(tokens: list, i: int) -> bool:
+    """A thing and its details, without a verb: "hotel in Rome, 3 nights from 10 May, twin room". The first
+    part names the thing (no verb), at least one part follows, and nothing reads as a story or a comment:
+    no clause with a person as its subject ("I'm stuck in bed"), no past verb with its subject left out
+    ("drove like a maniac") and no time in the past ("last night"), no part that is a bare status ("hotel:
+    done"), no degree word on a quality or a superlative ("so pretty", "best holiday") and no exclamation.
+    The router holds a fragment to a stricter fit: it must name the tool's object."""
+    doc = tokens[0].doc
+    rest = tokens[i:]
+    parts: list[list] = [[]]
+    for t in rest:
+        if t.text in _SEGMENT_BREAKS and (t.text not in "-–—" or t.i == 0 or doc[t.i - 1].whitespace_):
+            parts.append([])  # a dash breaks only with a space before it: not "5-day", "self-drive"
+        elif not t.is_space:
+            parts[-1].append(t)
+    parts = [p for p in parts if any(t.is_alpha or t.like_num for t in p)]
+    if len(parts) < 2:
+        return False
+    first = parts[0]
+    if any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in first):
+        return False
+    if not any(t.pos_ in ("NOUN", "PROPN") for t in first):
+        return False
+    text = doc.text
+    if text.rstrip().endswith("!") or any(s.text.strip().endswith("?") for s in doc.sents):
+        return False  # an exclamation, or a question the details are about ("gym plan: 4 days. thoughts?")
+    if any(e.label_ in ("DATE", "TIME") and _PAST_TIME.search(e.text) for e in doc.ents):
+        return False
+    for t in rest:
+        if t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _PERSONAL:
+            return False
+        subjects = [c for c in t.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if t.tag_ == "VBD" and not any(
+            not any(b.text in _SEGMENT_BREAKS for b in doc[min(t.i, c.i) : max(t.i, c.i)]) for c in subjects
+        ):
+            return False  # "drove like a maniac": a past verb with its subject left out or in another part
+        if t.tag_ == "JJS" or (
+            t.pos_ == "ADJ" and any(c.dep_ == "advmod" and c.pos_ == "ADV" for c in t.children)
+        ):
+            return False
+    return not any(len(p) == 1 and p[0].tag_ in ("VBN", "VBD") for p in parts)
 
 
 _CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3])[:.][0-5]\d\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)", re.I)
