@@ -463,6 +463,10 @@ class Memory:
     def __len__(self) -> int:
         return len(self.store)
 
+    def is_empty(self) -> bool:
+        """``len(self) == 0``, without counting every segment's turns."""
+        return self.store.is_empty()
+
     def iter_turns(self, **filters: Any) -> Iterator[Turn]:
         return self.store.iter_turns(**filters)
 

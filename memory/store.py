@@ -459,6 +459,13 @@ class TurnStore:
         held = sum(self._stats(i)["count"] for i in range(len(self._segments)))
         return held - sum(self._locate(i) is not None for i in self.hidden)
 
+    def is_empty(self) -> bool:
+        """``len(self) == 0``, reading the stats of segments from the newest back only until one holds
+        a turn (``len`` reads every segment's: at 100k turns, 196 of them, 1.7 ms)."""
+        if self.hidden:
+            return len(self) == 0
+        return not any(self._stats(i)["count"] for i in range(len(self._segments) - 1, -1, -1))
+
     def ids(self) -> list[int]:
         out: list[int] = []
         for seg in self._segments:

@@ -169,7 +169,8 @@ class Planner:
         *,
         single: bool,
     ) -> Evidence:
-        if self.memory is None or len(self.memory) == 0:
+        empty = getattr(self.memory, "is_empty", None)  # ``len`` counts every segment of the store
+        if self.memory is None or (empty() if callable(empty) else len(self.memory) == 0):
             return Evidence(task, [], [])
         llm = TimedLLM(self.llm, counters) if self.llm is not None and self.refine and not single else None
         evidence = self._retrieval()(

@@ -36,6 +36,19 @@ def test_ids_are_sequential_and_never_reused(tmp_path):
     assert again.add([rec(99)])[0].id == 26  # the high-water mark survives deletion of the newest
 
 
+def test_is_empty_agrees_with_len_as_turns_come_and_go(tmp_path):
+    store = TurnStore(tmp_path / "turns", max_turns=4)
+    assert store.is_empty() and len(store) == 0
+    store.add([rec(i) for i in range(10)])  # three segments
+    assert not store.is_empty()
+    store.delete(list(range(5, 11)))  # the newest segments emptied, the oldest still holds turns
+    assert not store.is_empty() and len(store) == 4
+    store.delete(list(range(1, 5)))
+    assert store.is_empty() and len(store) == 0
+    store.close()
+    assert TurnStore(tmp_path / "turns", max_turns=4).is_empty()
+
+
 def test_newest_first_reads_in_time_order_across_segments(tmp_path):
     store = TurnStore(tmp_path / "turns", max_turns=7)
     store.add([rec(i) for i in range(60)])

@@ -51,12 +51,12 @@ def _embedder(embed: Embed) -> Embed:
     cache: dict[str, Any] = {}
 
     def run(texts: list[str]) -> Any:
+        if not texts:  # a prefetch with nothing to fetch
+            return np.zeros((0, 0), dtype=np.float32)
         missing = [t for t in dict.fromkeys(texts) if t not in cache]
         if missing:
             for t, v in zip(missing, unit(embed(missing))):
                 cache[t] = v
-        import numpy as np
-
         return np.stack([cache[t] for t in texts])
 
     return run
@@ -85,6 +85,10 @@ def ground_tool(
     wishes: list[Wish] = said + known
     if not wishes:
         return
+    open_params = [p for p in params(tool) if _left_open(plan.params.get(p.name))]
+    # the tool's own texts that grounding compares the wishes with, in one batch for the embedder: the
+    # first plan for a tool embeds them all (a call costs about as much as several texts in it)
+    embed(_owner_texts(tool) + [t for p in open_params for t in _bearing_texts(p)])
     owner = _owners(tool, wishes, embed)
     from ibachat.agent.execution.router import gives_a_reply
 
@@ -94,16 +98,29 @@ def ground_tool(
     overridden = _newer_than_habit(plan, tool, wishes, events, embed, task)
     if overridden:
         _consistent(plan, tool, overridden, embed)
+    bears: dict[str, list[Wish]] = {}
+    for param in params(tool):
+        if _left_open(plan.params.get(param.name)):
+            about = param_text(param.name, param.schema)
+            bears[param.name] = [
+                w
+                for w in bearing(about, param.labels, wishes, embed)
+                if param.name in owner.get(w.key + w.phrase, ())
+            ]
+    # what ranking the values of each enum that wishes bear on reads of the request, in one batch too
+    embed(
+        [
+            f"{task} {param_text(p.name, p.schema)}".strip()
+            for p in params(tool)
+            if bears.get(p.name) and p.kind == "enum" and len(p.labels) >= 2
+        ]
+    )
     for param in params(tool):
         pd = plan.params.get(param.name)
-        if pd is None or pd.chosen is not None or pd.source not in ("none", ""):
+        if pd is None or param.name not in bears:
             continue
         about = param_text(param.name, param.schema)
-        near = [
-            w
-            for w in bearing(about, param.labels, wishes, embed)
-            if param.name in owner.get(w.key + w.phrase, ())
-        ]
+        near = bears[param.name]
         if not near:
             continue
         if param.kind == "enum" and len(param.labels) >= 2:
@@ -139,6 +156,33 @@ def ground_tool(
             pd.chosen, pd.source, pd.certain = value, "open", sim >= 0.6
             pd.reason = f"by meaning: {'wants' if wish.polarity > 0 else 'avoids'} {wish.phrase[:60]!r}"
             pd.evidence = list(wish.evidence)
+
+
+def _left_open(pd: Any) -> bool:
+    """A parameter of the plan that neither the lexicon nor the request filled: grounding's to fill."""
+    return pd is not None and pd.chosen is None and pd.source in ("none", "")
+
+
+def _owner_texts(tool: dict[str, Any]) -> list[str]:
+    """The texts ``_owners`` compares wishes with: each enum or boolean parameter's text and values."""
+    texts: list[str] = []
+    for p in params(tool):
+        if p.kind == "enum" and len(p.labels) >= 2:
+            words = p.name.replace("_", " ")
+            texts += [
+                param_text(p.name, p.schema),
+                *(f"{str(v).replace('_', ' ')} {words}" for v in p.labels[:30]),
+            ]
+        elif p.kind == "boolean":
+            texts.append(param_text(p.name, p.schema))
+    return texts
+
+
+def _bearing_texts(param: Any) -> list[str]:
+    """The texts ``bearing`` compares wishes with for ``param``: its text and its values, as defined."""
+    return [param_text(param.name, param.schema)] + [
+        defined(str(v).replace("_", " ")) for v in param.labels[:40]
+    ]
 
 
 VALUE_MIN_SIM = 0.3  # a wish that chooses a value must be about it (MiniLM cosine to its defined label)

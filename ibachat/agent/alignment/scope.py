@@ -52,19 +52,9 @@ def in_scope(sentences: Sequence[str], tool: dict[str, Any], embed: Embed | None
         # a tool whose act is giving the user one of its replies answers whatever was asked: what the
         # user said bears on it through its replies' meaning (grounding), not through an activity
         return [True] * len(sentences)
-    from ibachat.agent.meaning import VECTORS, catalogue, tool_text
+    from ibachat.agent.meaning import VECTORS
 
-    target = tool_text(tool)
-    others = [t for t in catalogue() if tool_text(t) != target]
-    tools = [tool, *others]
-    texts = [REPLIES]
-    spans: list[tuple[int, int]] = []
-    for t in tools:
-        start = len(texts)
-        texts += [tool_text(t), *(_param_texts(t) or [tool_text(t)])]
-        spans.append((start, len(texts)))
-    mat = VECTORS.get(embed, texts)
-    kinds = mat[[a for a, _ in spans[1:]]] @ mat[spans[0][0]]
+    spans, mat, kinds = _activities(tool, embed)
     # what the statement says it is about ("when we go out for a meal", "for a room"), else all of it
     from ibachat.agent.reading.about import activity_of
 
@@ -80,10 +70,47 @@ def in_scope(sentences: Sequence[str], tool: dict[str, Any], embed: Embed | None
     said = VECTORS.get(embed, judged)
     sims = said @ mat.T
     values = _own_values(tool)
+    named = [_names_a_value(s, values) for s in sentences]
+    near = _near_enough(sims, spans, kinds)
     verdicts = [False] * len(sentences)
-    for i, row in zip(owner, sims):
-        verdicts[i] = verdicts[i] or _near_enough(row, spans, kinds, sentences[i], values)
+    for i, ok in zip(owner, near):
+        verdicts[i] = verdicts[i] or bool(ok) or named[i]
     return verdicts
+
+
+_ACTIVITIES: dict[tuple[Any, ...], tuple[Any, list[tuple[int, int]], Any, Any]] = {}
+
+
+def _activities(tool: dict[str, Any], embed: Embed) -> tuple[list[tuple[int, int]], Any, Any]:
+    """The activities a statement is compared with, for ``tool``: the replies, then the tool, then the
+    catalogue's other tools, each its text and its parameters' (``spans`` into the rows of ``mat``), and
+    how near each other tool is to this one (``kinds``). They never change for one embedder and tool, so
+    they are kept per embedder (a bound method's object, as ``VECTORS`` keys it) and tool."""
+    import weakref
+
+    from ibachat.agent.meaning import VECTORS, catalogue, tool_text
+
+    target = tool_text(tool)
+    owner = getattr(embed, "__self__", None)
+    key = (id(owner), target, tuple(_param_texts(tool)))
+    hit = _ACTIVITIES.get(key) if owner is not None else None
+    if hit is not None and hit[0]() is owner:
+        return hit[1], hit[2], hit[3]
+    others = [t for t in catalogue() if tool_text(t) != target]
+    tools = [tool, *others]
+    texts = [REPLIES]
+    spans: list[tuple[int, int]] = []
+    for t in tools:
+        start = len(texts)
+        texts += [tool_text(t), *(_param_texts(t) or [tool_text(t)])]
+        spans.append((start, len(texts)))
+    mat = VECTORS.get(embed, texts)
+    kinds = mat[[a for a, _ in spans[1:]]] @ mat[spans[0][0]]
+    if owner is not None and hasattr(owner, "__weakref__"):  # kept while that object lives
+        if len(_ACTIVITIES) >= 256:
+            _ACTIVITIES.clear()
+        _ACTIVITIES[key] = (weakref.ref(owner), spans, mat, kinds)
+    return spans, mat, kinds
 
 
 def _listed_parts(sentence: str) -> list[str]:
@@ -93,20 +120,28 @@ def _listed_parts(sentence: str) -> list[str]:
     return parts if len(parts) >= 2 else []
 
 
-def _near_enough(
-    row: Any, spans: list[tuple[int, int]], kinds: Any, sentence: str, values: list[str]
-) -> bool:
-    """One text's verdict: the tool among the ``TOP`` nearest activities and none ``CLEAR_GAP`` nearer, or
-    one of the tool's own values named in the sentence."""
-    near = [0.5 * row[a] + 0.5 * row[a + 1 : b].max() if b > a + 1 else row[a] for a, b in spans]
-    own = near[0]
-    rivals = [n for n, k in zip(near[1:], kinds) if k < SAME_KIND] + [row[0]]  # the replies too
-    nearer = [n for n in rivals if n > own and n >= RIVAL_MIN]
-    rank = 1 + len(nearer)
-    clearly_other = any(n - own >= CLEAR_GAP for n in nearer)
+def _names_a_value(sentence: str, values: list[str]) -> bool:
+    """Whether the sentence names one of the tool's own values (as a word of its own)."""
     low = sentence.lower()
-    named = any(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", low) for v in values)
-    return bool((rank <= TOP and not clearly_other) or named)
+    return any(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", low) for v in values)
+
+
+def _near_enough(sims: Any, spans: list[tuple[int, int]], kinds: Any) -> Any:
+    """Each text's verdict (one per row of ``sims``): the tool among the ``TOP`` nearest activities and
+    none ``CLEAR_GAP`` nearer. A tool's nearness is half its own text's similarity, half its nearest
+    parameter's; the replies count as one more activity, tools of this tool's own kind as none."""
+    import numpy as np
+
+    cols = [
+        0.5 * sims[:, a] + 0.5 * sims[:, a + 1 : b].max(axis=1) if b > a + 1 else sims[:, a] for a, b in spans
+    ]
+    near = np.stack(cols, axis=1)
+    own = near[:, :1]
+    rivals = np.concatenate([near[:, 1:][:, kinds < SAME_KIND], sims[:, :1]], axis=1)  # the replies too
+    nearer = (rivals > own) & (rivals >= RIVAL_MIN)
+    rank = 1 + nearer.sum(axis=1)
+    clearly_other = (nearer & (rivals - own >= CLEAR_GAP)).any(axis=1)
+    return (rank <= TOP) & ~clearly_other
 
 
 TOP = 3  # of the catalogue's activities (and the replies): set on our own probes (above)

@@ -66,6 +66,13 @@ class Candidate:
     why: list[str] = field(default_factory=list)
 
 
+def is_empty(memory: MemoryLike) -> bool:
+    """Whether ``memory`` holds no turn: its own ``is_empty`` where it has one (``Memory``'s reads no
+    more segments than it must), else ``len``."""
+    check = getattr(memory, "is_empty", None)
+    return bool(check()) if callable(check) else len(memory) == 0
+
+
 Rescore = Callable[[Candidate], None]  # sets a candidate's score and why labels
 
 

@@ -37,6 +37,7 @@ from ibachat.agent.retrieval.candidates import (
     context_items,
     elliptical,
     fold_tool_calls,
+    is_empty,
     neighbours,
     separate_calls,
     usable,
@@ -114,7 +115,7 @@ def deep_retrieve(
     task = " ".join(task.split())
     if mode != "deep":
         evidence = _single(memory, task, now, budget, mode)
-    elif not task or budget == 0 or len(memory) == 0:
+    elif not task or budget == 0 or is_empty(memory):
         evidence = Evidence(task, [], [("task", task)] if task else [], {"mode": mode, "empty": True})
     else:
         evidence = _deep(memory, task, now, tool, llm, budget, counters)
@@ -130,7 +131,7 @@ def _single(memory: MemoryLike, task: str, now: datetime, budget: int, mode: str
     """
     search_mode = "hybrid" if mode == "single" else mode
     stats: dict[str, Any] = {"mode": mode, "ms": {}}
-    if not task or budget == 0 or len(memory) == 0:
+    if not task or budget == 0 or is_empty(memory):
         stats["empty"] = True
         return Evidence(task, [], [("task", task)] if task else [], stats)
     t0 = time.perf_counter()
