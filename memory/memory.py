@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from memory.ledger import PreferenceLedger
     from memory.lexical import LexicalIndex
     from memory.plans import PlanStore
+    from memory.public import PublicVectors
     from memory.vector import VectorIndex
 
 NEVER_USE = "never_use"
@@ -96,6 +97,7 @@ class Memory:
         self._cache_dir = Path(cache_dir) if cache_dir else self.home / "cache"
         self._own_cache = not cache_dir  # only the home's own cache gives its vectors to the index
         self._cache: EmbeddingCache | None = None
+        self._public: PublicVectors | None = None
         self._vectors: VectorIndex | None = None
         self._donor: VectorIndex | None = None  # the old index file's vectors during a rebuild
         self._lexical: LexicalIndex | None = None
@@ -167,6 +169,19 @@ class Memory:
                 readonly=self.readonly,
             )
         return self._cache
+
+    @property
+    def public(self) -> PublicVectors:
+        """Vectors of the product's own texts (tool and parameter descriptions, values), kept on disk."""
+        if self._public is None:
+            from memory.public import PublicVectors
+
+            self._public = PublicVectors(self._cache_dir, self.embedder, readonly=self.readonly)
+        return self._public
+
+    def embed_public(self, texts: list[str]) -> np.ndarray:
+        """Vectors of public texts (never the user's words): embedded once per home and model, kept."""
+        return self.public.embed(texts)
 
     @property
     def ledger(self) -> PreferenceLedger:
@@ -485,12 +500,28 @@ class Memory:
         """Query vectors: read from the cache, but a query's own vector is kept in RAM only.
 
         Queries are what the user is asking now (an incognito message, a turn about to be
-        forgotten); writing their vectors to disk would keep a trace of them.
+        forgotten); writing their vectors to disk would keep a trace of them. Texts declared
+        public (the product's own words) are the exception: they go to ``self.public``.
         """
         import numpy as np
 
         out = np.empty((len(texts), self.embedder.ndim), dtype=np.float32)
         known = self.cache.get_many(texts)
+        gaps = [i for i, v in enumerate(known) if v is None]
+        if gaps:
+            # the product's own texts (a tool's description, an enum value) live in the public cache:
+            # read there, or embedded into it once when declared public (``PublicVectors.declare``)
+            public = self.public
+            for i, vec in zip(gaps, public.get_many([texts[i] for i in gaps])):
+                known[i] = vec
+            new = list(
+                dict.fromkeys(texts[i] for i in gaps if known[i] is None and public.is_public(texts[i]))
+            )
+            if new:
+                got = dict(zip(new, public.embed(new)))
+                for i in gaps:
+                    if known[i] is None:
+                        known[i] = got.get(texts[i])
         missing = list(
             dict.fromkeys(t for t, v in zip(texts, known) if v is None and t not in self._query_vectors)
         )
@@ -505,6 +536,11 @@ class Memory:
         for i, (text, vec) in enumerate(zip(texts, known)):
             out[i] = vec if vec is not None else self._query_vectors.get(text, extra.get(text))
         return out
+
+    def hold_as_saved(self) -> None:
+        """Round the loaded vectors to their saved precision (``VectorIndex.round_to_storage``)."""
+        if self._vectors is not None:
+            self._vectors.round_to_storage()
 
     def vectors(self, ids: Sequence[int]) -> np.ndarray:
         vectors, _ = self._indexes()

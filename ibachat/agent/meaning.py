@@ -35,6 +35,41 @@ def catalogue() -> tuple[dict[str, Any], ...]:
     return tuple(as_task_tool(t) for t in tools_for())
 
 
+@lru_cache(maxsize=1)
+def catalogue_texts() -> tuple[str, ...]:
+    """The product's own texts the planner embeds in every turn: each catalogue tool's text, name words,
+    parameter texts and enum values (as said, and as the glossary defines them), the facet cue lists
+    and the scope's anchors. None of it is the user's: ``declare_catalogue`` lets their vectors be kept."""
+    from ibachat.agent.alignment.grounding import _BAD, _GOOD, defined
+    from ibachat.agent.alignment.scope import REPLIES, _param_texts
+    from ibachat.agent.retrieval.facets import FACET_VOCAB, tool_facets
+
+    out: list[str] = [REPLIES, _GOOD, _BAD, *FACET_VOCAB.values()]
+    for tool in catalogue():
+        out += [tool_text(tool), *name_words(tool), *_param_texts(tool), *(q for _, q in tool_facets(tool))]
+        for name, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
+            if not isinstance(prop, dict):
+                continue
+            label = name.replace("_", " ")
+            for value in prop.get("enum") or (prop.get("items") or {}).get("enum") or []:
+                said = str(value).replace("_", " ")
+                out += [str(value), said, defined(said), f"{said} {label}"]
+    return tuple(dict.fromkeys(t for t in out if t))
+
+
+def declare_catalogue(memory: Any) -> bool:
+    """Tell the memory's public cache which texts are the product's own (once per memory), so a lookup
+    of one that misses is embedded once and kept on disk, not embedded again in the next process.
+    False for a memory without a public cache or with a hashing embedder."""
+    public = getattr(memory, "public", None)
+    model = str(getattr(getattr(memory, "embedder", None), "model_id", ""))
+    if public is None or not callable(getattr(public, "declare", None)) or model.startswith("hash"):
+        return False
+    if not getattr(public, "declared", None):
+        public.declare(catalogue_texts())
+    return True
+
+
 class Vectors:
     """Unit embeddings of short texts, computed once per embedder and text."""
 

