@@ -845,7 +845,7 @@ def _fragment_head(tokens: list, i: int):
 
 
 def _qualities(tokens: list, i: int) -> tuple[str, ...]:
-    """The adjectives of the fragment ("awful", "vegetarian", "nothing special"), not numbers or ordinals."""
+    """The adjectives of the fragment ("awful", "vegetarian", "so-so"), not numbers or ordinals."""
     return tuple(
         t.lower_
         for t in tokens[i:]
