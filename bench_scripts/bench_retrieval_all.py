@@ -201,7 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iba-tasks", type=int, default=300, help="default-suite tasks (0: none)")
     parser.add_argument("--only", action="append", help="only datasets whose name starts so (repeatable)")
     parser.add_argument("--method", dest="methods", action="append", choices=METHODS)
-    parser.add_argument("--embedder", default="minilm")
+    parser.add_argument(
+        "--embedder", default="minilm", help="an embedder spec, or minilm-torch (use its own --cache)"
+    )
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "ibachat-retrieval-cache")
     parser.add_argument("--out", type=Path, help="also write the results as JSON here")
     args = parser.parse_args(argv)
@@ -215,7 +217,12 @@ def main(argv: list[str] | None = None) -> int:
     from memory.embedders.registry import load_embedder
 
     torch.set_num_threads(1)
-    embedder = load_embedder(args.embedder)
+    if args.embedder == "minilm-torch":  # the same MiniLM through FlagEmbedding and torch (the reference)
+        from memory.embedders.flag import minilm_torch_embedder
+
+        embedder = minilm_torch_embedder()
+    else:
+        embedder = load_embedder(args.embedder)
     results = []
     with tempfile.TemporaryDirectory(prefix="ibachat-retrieval-all-") as tmp:
         for data in datasets(args, Path(tmp)):

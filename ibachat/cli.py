@@ -43,13 +43,14 @@ def cli(ctx: click.Context, model: str | None, embedder: str | None) -> None:
 
 
 def _register() -> None:
-    from ibachat.commands import ask, chat, config_cmd, doctor, memory_cmd
+    from ibachat.commands import ask, chat, config_cmd, doctor, memory_cmd, server_cmd
 
     cli.add_command(ask.ask)
     cli.add_command(chat.chat)
     cli.add_command(memory_cmd.memory)
     cli.add_command(config_cmd.config)
     cli.add_command(doctor.doctor)
+    cli.add_command(server_cmd.server)
     cli.add_command(_bench_command())
 
 

@@ -20,6 +20,7 @@ class Config:
     theme: str = "dark"  # dark | light
     evidence_budget: int = 12
     confirm_tools: bool = True
+    server: str = "auto"  # auto (a resident process started on first use, stopped when idle) | off
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -30,6 +31,7 @@ ENV = {
     "embedder": "IBACHAT_EMBEDDER",
     "ollama_host": "OLLAMA_HOST",
     "theme": "IBACHAT_THEME",
+    "server": "IBACHAT_SERVER",
 }
 
 
@@ -87,4 +89,6 @@ def load_config(
         origin[key] = "flag"
     if cfg.theme not in ("dark", "light"):
         raise ConfigError(f"theme must be dark or light, not {cfg.theme!r}")
+    if cfg.server not in ("auto", "off"):
+        raise ConfigError(f"server must be auto or off, not {cfg.server!r}")
     return cfg, origin

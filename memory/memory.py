@@ -404,6 +404,11 @@ class Memory:
             if isinstance(rec.get("time"), datetime):
                 rec["time"] = rec["time"].isoformat()
             recs.append(rec)
+        if index and recs:
+            # the indexes are loaded before the store changes: saved with the store as it is
+            # now, they are current and load as they are (after the write they would not match
+            # the store and a 10k-turn home would be reconciled whole for every turn added)
+            self._indexes()
         turns = self.store.add(recs)
         if index and turns:
             self._index_turns(turns)
@@ -435,6 +440,8 @@ class Memory:
             if isinstance(rec.get("time"), datetime):
                 rec["time"] = rec["time"].isoformat()
             recs.append(rec)
+        if recs:
+            self._indexes()  # before the store changes (see add_turns)
         turns = self.store.restore(recs)
         if turns:
             self._index_turns(turns)

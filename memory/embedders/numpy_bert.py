@@ -94,6 +94,12 @@ class _Layer:
         self.ln2 = (w[f"{prefix}output.LayerNorm.weight"], w[f"{prefix}output.LayerNorm.bias"])
 
 
+# weights and tokenizers already read in this process, by (folder, requested max length): a second
+# embedder of the same model (each Memory makes its own) and a resident server's forked children
+# share them instead of reading the file again
+_LOADED: dict[tuple[str, int | None], Any] = {}
+
+
 class NumpyBertEmbedder(Embedder):
     """A BERT sentence model (``model_type`` bert, safetensors weights, ``tokenizer.json``) in numpy."""
 
@@ -152,7 +158,10 @@ class NumpyBertEmbedder(Embedder):
         self.threads = torch_threads()  # IBACHAT_TORCH_THREADS (default 1) pins BLAS as it pins torch
         with self._lock:
             if self._model is None:
-                self._model = self._load()
+                key = (str(self.folder.resolve()), self.max_length)
+                if key not in _LOADED:
+                    _LOADED[key] = (self._load(), self.max_length)
+                self._model, self.max_length = _LOADED[key]
 
     def _load(self) -> tuple[Any, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray], list[_Layer]]:
         from safetensors import SafetensorError
