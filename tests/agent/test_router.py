@@ -179,6 +179,17 @@ def test_requests_the_parse_used_to_lose(message, tool, minilm):
         ("I'm messaging to ask you to email Ruth that the lease is signed", "send_email"),
         # where a verb of putting puts the thing names the tool, not the thing ("lunch" is no meal plan)
         ("pop dinner with the Okafors in my calendar for Saturday at 7", "create_event"),
+        # a hypothetical wish whose condition is what "you" would do; an infinitive for "you"; a
+        # mandative "that" clause; "do you think you could"
+        ("it would be wonderful if you bought me a new bike lock, a sturdy one", "buy_product"),
+        ("We'd be thankful if you hired us a people carrier in Faro from Monday", "rent_car"),
+        ("is it possible for you to refill my asthma inhaler this week?", "refill_prescription"),
+        ("I must insist that you book me the 10:10 train to Derby", "book_train"),
+        ("do you reckon you could set me a reminder for the bins on Thursday night?", "set_reminder"),
+        # a verb that is one tool's own name word, whatever it is done to
+        ("email the caretaker that the lift is stuck on floor 3", "send_email"),
+        # details of the thing that carry no judgement of it ("upper circle", "aisle")
+        ("2 tickets for the opera on Friday, closer seats", "book_tickets"),
     ],
 )
 def test_requests_in_shapes_without_a_leading_verb(message, tool, minilm):
@@ -199,6 +210,14 @@ def test_requests_in_shapes_without_a_leading_verb(message, tool, minilm):
         "pilates class last night, legs like jelly",
         "taxi this morning, drove like a maniac",
         "hotel in Rome: done, car hire: still to sort",
+        "flat in Bath: booked. train there: still to buy.",
+        "pizza place near work, so good, really cheap",
+        "sushi lunch with the team, nicest meal this month",
+        "ticket app: useless. refund: still to chase",
+        # a condition that is no wish; a modifier no dictionary has as a verb
+        "I would be amazed if you ordered it on time",
+        "we'd be livid if you booked that hotel again",
+        "espresso martini at the new bar, very strong",
         # "you could" that is no request
         "You could have booked the earlier train, honestly.",
         "If you could live anywhere, where would it be?",

@@ -318,7 +318,10 @@ def _evidence(
             # only a word of the tool's name ("plan" and a workout plan) names it when its object fits too
             object_fits = not request.common or _same(head, name | desc)
             writing = _verb_class(request.verb) == "writing"  # "draft a toast": the thing written must fit
-            named = named or (sharing <= 2 and ((act and not writing) or object_fits))
+            # a verb that is the one tool's own name word ("email my landlord": only send_email says
+            # email) names it whatever it is done to; a word two tools share needs its object to fit
+            own_word = not act and sharing == 1 and _same(stem, name) and not writing
+            named = named or own_word or (sharing <= 2 and ((act and not writing) or object_fits))
             if writing and request.common and not _same(head, name):
                 named, bonus = False, bonus - VERB_IS_ACT / sharing  # "write a message": words, not an email
 

@@ -45,6 +45,8 @@ _POLITE_LEADS = (
 _MODALS = frozenset({"can", "could", "would", "will", "wo", "ca"})
 _YOU = frozenset({"you", "u", "ya", "ye"})
 _SELF = frozenset({"i", "we"})
+# verbs whose "that" clause puts its verb in the bare (mandative) form: "I request that you send"
+_MANDATIVE = frozenset({"request", "ask", "beg", "insist", "require"})
 _WANT_VERBS = frozenset({"need", "want", "like", "love", "have", "take", "use", "fancy", "get"})
 _NOT_A_VERB = frozenset(
     "i me my mine we us our you your him he his her she they them their it its this that these those the a an "
@@ -159,6 +161,8 @@ def _start(tokens: list) -> int:
 
 def _sentence(sent) -> tuple[str, list[Request]]:
     tokens = [t for t in sent]
+    if _status_note(tokens):
+        return "statement", []
     kind, found = _at(sent, tokens, _start(tokens))
     if found and found[0].form in ("fragment", "elliptical"):  # "1:1 with Dana at 4:30, pop it in the diary"
         later_kind, later = _after_a_break(sent, tokens)
@@ -201,25 +205,63 @@ def _embedded(sent, tokens: list) -> list[Request]:
     question = sent.text.strip().endswith("?")
     if question and any(t.tag_ in ("WDT", "WP", "WRB") and t.i < root.i + 2 for t in tokens[:3]):
         return []
+    subjects = [c.lower_ for c in root.children if c.dep_ in ("nsubj", "expl")]
+    root_aux = [c.lower_ for c in root.children if c.dep_ == "aux"]
     for j, verb in enumerate(tokens):
-        if verb.tag_ != "VB" or verb is root:
+        if verb.tag_ not in ("VB", "VBP", "VBD") or verb is root:
             continue
         kids = list(verb.children)
         aux = [c.lower_ for c in kids if c.dep_ in ("aux", "auxpass")]
+        marks = [c.lower_ for c in kids if c.dep_ == "mark"]
         you_subject = any(c.dep_ == "nsubj" and c.lower_ in _YOU for c in kids)
-        modal = you_subject and any(a in _MODALS for a in aux) and "have" not in aux
-        infinitive = "to" in aux and any(
-            c.dep_ in ("dobj", "nsubj") and c.lower_ in _YOU for c in verb.head.children
+        modal = verb.tag_ == "VB" and you_subject and any(a in _MODALS for a in aux) and "have" not in aux
+        # "(possible) for you to sort ...", "ask you to send ...": an infinitive whose doer is "you"
+        infinitive = (
+            verb.tag_ == "VB"
+            and "to" in aux
+            and (
+                (you_subject and "for" in marks)
+                or any(c.dep_ in ("dobj", "nsubj") and c.lower_ in _YOU for c in verb.head.children)
+            )
         )
-        if not (modal or infinitive):
+        # "I would appreciate it / I'd be grateful / it would be great if you booked ...": the user's
+        # hypothetical wish, its condition what "you" would do (not "would have": a regret)
+        head_aux = [c.lower_ for c in verb.head.children if c.dep_ == "aux"]
+        conditional = (
+            you_subject
+            and "if" in marks
+            and verb.dep_ == "advcl"
+            and any(a in ("would", "'d") for a in head_aux)
+            and "have" not in head_aux
+        )
+        hypothetical = conditional and not aux
+        # "I write to request / I ask that you send ...": a mandative "that" clause, its verb bare
+        mandative = (
+            you_subject
+            and not aux
+            and "that" in marks
+            and verb.tag_ in ("VB", "VBP")
+            and verb.head.lemma_.lower() in _MANDATIVE
+        )
+        wished = conditional and _welcomes(root, verb)
+        if hypothetical and not wished:
+            continue  # "I would be surprised if you booked it": a condition, not a wish
+        if not (modal or infinitive or hypothetical or mandative):
             continue
         chain = [verb, *verb.ancestors]
         if any(_negates(c) for t in chain for c in t.children):
             continue
-        subjects = [c.lower_ for c in root.children if c.dep_ in ("nsubj", "expl")]
-        own = any(s in _SELF for s in subjects)
+        own = any(s in _SELF for s in subjects) or (wished and "it" in subjects)
         verbless = root.pos_ not in ("VERB", "AUX")  # "any chance you could ...?"
-        frame = question and ("there" in subjects or (modal and (root.lemma_ == "be" or verbless)))
+        # "do you think you could ...?": a yes/no question about "you" that holds "you" and a modal
+        about_you = (
+            "do" in root_aux and any(s in _YOU for s in subjects) and verb.dep_ == "ccomp" and not marks
+        )
+        frame = question and (
+            "there" in subjects
+            or ((modal or infinitive) and (root.lemma_ == "be" or verbless))
+            or (modal and about_you)
+        )
         if not (own or frame):
             continue
         if modal and not own and verb.dep_ not in ("relcl", "ccomp", "acl"):
@@ -228,6 +270,22 @@ def _embedded(sent, tokens: list) -> list[Request]:
         if found:
             return found
     return []
+
+
+def _welcomes(root, condition) -> bool:
+    """The clause a condition hangs on welcomes it ("I'd appreciate it", "it would be great"): a
+    positive stance cue of the reading lexicon in that clause, outside the condition itself."""
+    from ibachat.agent.data import load
+    from ibachat.agent.reading.polarity import _compiled, _find_cues
+
+    inside = {t.i for t in condition.subtree}
+    main = [t for t in root.subtree if t.i not in inside]
+    if any(_negates(t) for t in main):
+        return False  # "I wouldn't be happy if you booked it"
+    welcome = set(load("welcome")["words"])
+    if any(t.lemma_.lower() in welcome or t.lower_ in welcome for t in main):
+        return True
+    return any(c.polarity > 0 for c in _find_cues(" ".join(t.lower_ for t in main), _compiled()[0]))
 
 
 def _after_a_break(sent, tokens: list) -> tuple[str, list[Request]]:
@@ -334,7 +392,7 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
         head = first_noun.lemma_.lower() if first_noun is not None else ""
         common = first_noun is not None and first_noun.pos_ == "NOUN"
         venues = _venues(tokens[i:])
-        quals = _qualities(tokens, i) if form == "fragment" else ()
+        quals = _qualities(tokens, i, first_noun) if form == "fragment" else ()
         return "request", [
             Request(phrase, None, phrase, head, form, nouns, common, venues=venues, quals=quals)
         ]
@@ -351,6 +409,15 @@ def _is_command(sent, tokens: list, i: int) -> bool:
     tok = tokens[i]
     if tok.lower_ in _NOT_A_VERB or tok.lower_ in _MODALS or not tok.is_alpha or tok.like_num:
         return False
+    if (
+        tok.pos_ in ("NOUN", "PROPN", "ADJ")
+        and tok.dep_ in ("compound", "amod")
+        and tok.head.pos_ == "NOUN"
+        and tok.head.lemma_.lower() not in _people()
+        and not known_verb(tok.lower_)
+    ):
+        return False  # "latte art at the new cafe", "rooftop pool": a modifier no dictionary has as a verb
+        # ("text Sam ...", "text mum ...": a name or a person after it is the one to reach)
     misread = tok.tag_ == "VBG" and base_form(tok.lower_)  # "ping" read as a form of "pe"
     if (tok.tag_ in ("VBZ", "VBG", "VBN", "MD") and not misread) or (
         tok.tag_ == "VBD" and i == 0 and tok.lemma_.lower() != tok.lower_
@@ -381,6 +448,21 @@ def past_form(word: str) -> bool:
     doc = parse(f"I {word} it yesterday.")
     tok = doc[1]
     return tok.tag_ in ("VBD", "VBN") and tok.lemma_.lower() != word
+
+
+@lru_cache(maxsize=1)
+def _people() -> frozenset[str]:
+    from ibachat.agent.data import load
+
+    return frozenset(load("people")["people"])
+
+
+@lru_cache(maxsize=4096)
+def known_verb(word: str) -> bool:
+    """English has ``word`` as a form of a verb (lemminflect's dictionary, no rules for unknown words)."""
+    from lemminflect import getAllLemmas
+
+    return bool(getAllLemmas(word, upos="VERB"))
 
 
 @lru_cache(maxsize=2048)
@@ -460,13 +542,16 @@ _ARGUMENT_DEPS = frozenset(
 
 
 def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
-    """The request whose verb opens at token ``j`` (a command, or the verb after "can you")."""
+    """The request whose verb opens at token ``j`` (a command, or the verb after "can you"); a verb
+    in the past of a hypothetical ("... if you booked me a taxi") is read in its base form."""
     if j >= len(tokens):
         return []
     tok = tokens[j]
     if not tok.is_alpha or tok.lower_ in _NOT_A_VERB:
         return []
     clause = sent.doc.text[tok.idx : sent.end_char].strip()
+    if tok.tag_ == "VBD":
+        clause = tok.lemma_.lower() + clause[len(tok.text) :]
     found = command_parse(clause, finite=_has_finite(tokens))
     if found is None:
         alt = imperative_parse(clause)  # after "can you", "I need you to": the verb is given by the frame
@@ -793,7 +878,7 @@ def _elliptical(tokens: list, i: int) -> str | None:
     clock = bool(_CLOCK.search(span))
     timed = clock or any(e.label_ in ("DATE", "TIME") for e in doc.ents if e.start >= tokens[i].i)
     counted = clock or any(t.like_num or t.lower_ in ("one", "two") for t in words)
-    if not verbs and timed and counted and len(words) >= 3:
+    if not verbs and timed and counted and len(words) >= 3 and not any(_judged(t) for t in words):
         return "fragment"
     if _spec_list(tokens, i):
         return "fragment"
@@ -844,13 +929,15 @@ def _fragment_head(tokens: list, i: int):
     return (heads or common or [None])[-1]
 
 
-def _qualities(tokens: list, i: int) -> tuple[str, ...]:
-    """The adjectives of the fragment ("awful", "vegetarian", "so-so"), not numbers or ordinals."""
+def _qualities(tokens: list, i: int, head=None) -> tuple[str, ...]:
+    """The adjectives of the fragment ("awful train", "vegetarian meal plan", "nothing special"), not
+    numbers or ordinals, nor a comparative that picks among a detail's options ("..., lower tier")."""
     return tuple(
         t.lower_
         for t in tokens[i:]
         if t.pos_ == "ADJ"
         and t.dep_ != "ROOT"
+        and (t.tag_ != "JJR" or t.head.i == getattr(head, "i", -1))
         and t.is_alpha
         and t.ent_type_ not in ("ORDINAL", "DATE", "TIME")
         and not any(c.dep_ == "mark" for c in (*t.children, *t.head.children))  # "if possible": a hedge
@@ -887,6 +974,13 @@ _PERSONAL = frozenset({"i", "we", "you", "u", "he", "she", "they"})
 _PAST_TIME = re.compile(r"\b(?:yesterday|last|ago|earlier|just)\b", re.I)
 
 
+def _judged(t) -> bool:
+    """A superlative or a quality with a degree word: "best holiday", "so pretty", "really nice": a comment."""
+    return t.tag_ == "JJS" or (
+        t.pos_ in ("ADJ", "ADV") and any(c.dep_ == "advmod" and c.pos_ == "ADV" for c in t.children)
+    )
+
+
 def _spec_list(tokens: list, i: int) -> bool:
     """A thing and its details, without a verb: "hotel in Rome, 3 nights from 10 May, twin room". The first
     part names the thing (no verb), at least one part follows, and nothing reads as a story or a comment:
@@ -916,18 +1010,40 @@ def _spec_list(tokens: list, i: int) -> bool:
     if any(e.label_ in ("DATE", "TIME") and _PAST_TIME.search(e.text) for e in doc.ents):
         return False
     for t in rest:
-        if t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _PERSONAL:
-            return False
+        if (
+            t.dep_ in ("nsubj", "nsubjpass")
+            and t.lower_ in _PERSONAL
+            and not any(c.dep_ == "mark" and c.lower_ == "if" for c in t.head.children)
+        ):
+            return False  # "I'm stuck in bed"; not a hedge ("window if they can")
         subjects = [c for c in t.children if c.dep_ in ("nsubj", "nsubjpass")]
         if t.tag_ == "VBD" and not any(
             not any(b.text in _SEGMENT_BREAKS for b in doc[min(t.i, c.i) : max(t.i, c.i)]) for c in subjects
         ):
             return False  # "drove like a maniac": a past verb with its subject left out or in another part
-        if t.tag_ == "JJS" or (
-            t.pos_ == "ADJ" and any(c.dep_ == "advmod" and c.pos_ == "ADV" for c in t.children)
-        ):
+        if _judged(t):
             return False
-    return not any(len(p) == 1 and p[0].tag_ in ("VBN", "VBD") for p in parts)
+    return not any(_a_status(part) for part in parts)
+
+
+def _a_status(part: list) -> bool:
+    """A part that says how a thing stands: "done", "booked", "(still) to sort"."""
+    words = [t for t in part if t.is_alpha or t.like_num]
+    if len(words) == 1 and words[0].tag_ in ("VBN", "VBD"):
+        return True  # "hotel in Rome: done."
+    core = [t for t in words if t.pos_ != "ADV"]
+    return len(core) == 2 and core[0].tag_ == "TO" and core[1].tag_ == "VB"  # "car hire: still to sort"
+
+
+def _status_note(tokens: list) -> bool:
+    """A thing, a colon and how it stands ("train there: still to buy", "flat: booked"): a note of where
+    things are, not a command, even when the thing reads as a verb."""
+    colons = [k for k, t in enumerate(tokens) if t.text == ":"]
+    if not colons:
+        return False
+    after = tokens[colons[0] + 1 :]
+    cut = next((k for k, t in enumerate(after) if t.text in _SEGMENT_BREAKS), len(after))
+    return _a_status(after[:cut])
 
 
 _CLOCK = re.compile(r"\b(?:[01]?\d|2[0-3])[:.][0-5]\d\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)", re.I)
