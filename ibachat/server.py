@@ -55,13 +55,13 @@ def fingerprint() -> str:
         stack = [root]
         while stack:
             with os.scandir(stack.pop()) as entries:
-                for entry in entries:
-                    if entry.is_dir(follow_symlinks=False):
-                        if entry.name != "__pycache__":
-                            stack.append(Path(entry.path))
-                    elif entry.name.endswith((".py", ".json", ".tcss")):
-                        st = entry.stat()
-                        parts.append(f"{entry.path}:{st.st_size}:{st.st_mtime_ns}")
+                for item in entries:
+                    if item.is_dir(follow_symlinks=False):
+                        if item.name != "__pycache__":
+                            stack.append(Path(item.path))
+                    elif item.name.endswith((".py", ".json", ".tcss")):
+                        st = item.stat()
+                        parts.append(f"{item.path}:{st.st_size}:{st.st_mtime_ns}")
     parts.sort()
     import hashlib
 

@@ -930,7 +930,7 @@ def _fragment_head(tokens: list, i: int):
 
 
 def _qualities(tokens: list, i: int, head=None) -> tuple[str, ...]:
-    """The adjectives of the fragment ("awful train", "vegetarian meal plan", "nothing special"), not
+    """The adjectives of the fragment ("awful train", "vegetarian meal plan", "so-so hotel"), not
     numbers or ordinals, nor a comparative that picks among a detail's options ("..., lower tier")."""
     return tuple(
         t.lower_
