@@ -38,8 +38,8 @@ def catalogue() -> tuple[dict[str, Any], ...]:
 @lru_cache(maxsize=1)
 def catalogue_texts() -> tuple[str, ...]:
     """The product's own texts the planner embeds in every turn: each catalogue tool's text, name words,
-    parameter texts and enum values (as said, and as the glossary defines them), the facet cue lists
-    and the scope's anchors. None of it is the user's: ``declare_catalogue`` lets their vectors be kept."""
+    parameter texts and enum values (as said, and as the glossary defines them), the facet cue lists,
+    the scope's anchors and the reading lexicon's attribute values as wishes. None of it is the user's: ``declare_catalogue`` lets their vectors be kept."""
     from ibachat.agent.alignment.grounding import _BAD, _GOOD, defined
     from ibachat.agent.alignment.scope import REPLIES, _param_texts
     from ibachat.agent.retrieval.facets import FACET_VOCAB, tool_facets
@@ -54,6 +54,14 @@ def catalogue_texts() -> tuple[str, ...]:
             for value in prop.get("enum") or (prop.get("items") or {}).get("enum") or []:
                 said = str(value).replace("_", " ")
                 out += [str(value), said, defined(said), f"{said} {label}"]
+    # the reading lexicon's attributes as wishes (grounding.content_wishes): "spice level: not mild"
+    from ibachat.agent.reading.lexicon import BY_DIMENSION
+
+    for attr in BY_DIMENSION.values():
+        label = attr.label.replace("_", " ")
+        for value in attr.values:
+            said = str(value).replace("_", " ")
+            out += [f"{said} {label}", f"{label}: {said}", f"{label}: not {said}"]
     return tuple(dict.fromkeys(t for t in out if t))
 
 
