@@ -186,6 +186,10 @@ def test_requests_the_parse_used_to_lose(message, tool, minilm):
         ("is it possible for you to refill my asthma inhaler this week?", "refill_prescription"),
         ("I must insist that you book me the 10:10 train to Derby", "book_train"),
         ("do you reckon you could set me a reminder for the bins on Thursday night?", "set_reminder"),
+        # the same without its "?"; a pronoun object that stands for a thing earlier in the sentence
+        ("would you be able to rent me a van in Leeds on Saturday", "rent_car"),
+        ("any way you could get me a cab to the hospital at noon", "book_ride"),
+        ("the kids' vitamins are running low, could you buy some more", "buy_product"),
         # a verb that is one tool's own name word, whatever it is done to
         ("email the caretaker that the lift is stuck on floor 3", "send_email"),
         # details of the thing that carry no judgement of it ("upper circle", "aisle")

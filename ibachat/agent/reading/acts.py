@@ -202,9 +202,37 @@ def _embedded(sent, tokens: list) -> list[Request]:
     you kindly to send ..."). Not a counterfactual ("you could have booked"), not with a negation on the
     way up, not under a question that asks what, where or how."""
     root = sent.root
-    question = sent.text.strip().endswith("?")
+    # a yes/no question, with its "?" or without: an auxiliary before its subject ("do you think you
+    # could ...", "would it be possible ..."), or "any chance / any way you could ..."
+    inverted = (
+        len(tokens) > 1
+        and tokens[0].tag_ in ("VBP", "VBZ", "VBD", "MD")
+        and tokens[0].dep_ in ("aux", "ROOT")
+        and tokens[1].dep_ in ("nsubj", "expl")
+    )
+    any_chance = root.pos_ in ("NOUN", "PROPN") and any(
+        c.dep_ == "det" and c.lower_ == "any" for c in root.children
+    )
+    question = sent.text.strip().endswith("?") or inverted or any_chance
     if question and any(t.tag_ in ("WDT", "WP", "WRB") and t.i < root.i + 2 for t in tokens[:3]):
         return []
+    # "any way you could get me a cab ...": the parse hangs "any way" on the modal verb itself
+    kids = list(root.children)
+    if (
+        root.tag_ == "VB"
+        and any(c.dep_ == "nsubj" and c.lower_ in _YOU for c in kids)
+        and any(c.dep_ == "aux" and c.lower_ in _MODALS for c in kids)
+        and not any(c.dep_ == "aux" and c.lower_ == "have" for c in kids)
+        and not any(_negates(c) for c in kids)
+        and any(
+            c.dep_ in ("npadvmod", "advmod")
+            and any(g.dep_ == "det" and g.lower_ == "any" for g in c.children)
+            for c in kids
+        )
+    ):
+        found = _command(sent, tokens, tokens.index(root), "modal")
+        if found:
+            return found
     subjects = [c.lower_ for c in root.children if c.dep_ in ("nsubj", "expl")]
     root_aux = [c.lower_ for c in root.children if c.dep_ == "aux"]
     for j, verb in enumerate(tokens):
@@ -575,7 +603,7 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
     venues = _venues(verb.subtree)
     if head in _PRONOUNS or (not obj and any(c.lower_ in _PRONOUNS for c in verb.children)):
         # "A table outside at Café Azur would be lovely. Can you book it?", "We're out of bin bags. Order some more."
-        earlier = _antecedent(sent)
+        earlier = _antecedent(sent, tok.i)
         if earlier is not None:
             obj, head, common = earlier.text, earlier.root.lemma_.lower(), True
             nouns = (*nouns, *(t.lemma_.lower() for t in earlier if t.pos_ in ("NOUN", "PROPN")))
@@ -659,9 +687,17 @@ def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     return tuple(places), tuple(media)
 
 
-def _antecedent(sent):
-    """The first noun phrase (with a common noun at its head) of the sentences before ``sent``."""
+def _antecedent(sent, upto: int | None = None):
+    """What a pronoun object stands for: the nearest noun phrase (a common noun at its head) before the
+    request's clause in its own sentence ("I'm nearly out of my pills, can you reorder them"), else the
+    first of the sentences before ``sent``."""
     doc = sent.doc
+    if upto is not None:
+        near = [
+            c for c in doc.noun_chunks if sent.start <= c.start and c.end <= upto and c.root.pos_ == "NOUN"
+        ]
+        if near:
+            return near[-1]
     for chunk in doc.noun_chunks:
         if chunk.end <= sent.start and chunk.root.pos_ == "NOUN":
             return chunk
