@@ -231,3 +231,18 @@ def test_requests_in_shapes_without_a_leading_verb(message, tool, minilm):
 def test_what_only_looks_like_a_fragment_request_is_not_one(message, minilm):
     found = route(message, TOOLS, minilm)
     assert found.kind == "text", (found.kind, found.tool and found.tool.get("name"), found.why)
+
+
+@pytest.mark.parametrize(
+    ("message", "tool"),
+    [
+        ("21-day high-protein meal plan, 1800 calories, no dairy", "create_meal_plan"),
+        ("vegetarian meal plan for next week, 3 meals a day", "create_meal_plan"),
+        ("6-week beginner workout plan, 20 minutes, low impact", "create_workout_plan"),
+    ],
+)
+def test_two_tools_whose_names_share_the_head_never_swap(message, tool, minilm):
+    """A fragment's other nouns say which of two tools sharing its head word it is about ("meal plan",
+    "workout plan"): the other tool is never proposed (a miss is allowed, a swap is not)."""
+    found = route(message, TOOLS, minilm)
+    assert found.kind != "tool" or found.tool.get("name") == tool, (found.tool.get("name"), found.why)

@@ -427,6 +427,22 @@ def _best_of_catalogue(
     return [(top, tool)]
 
 
+def _best_named(request: Request, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A thing named without a verb, whose head word two tools' names share ("14-day meal plan": a meal
+    plan and a workout plan): only those whose names hold most of the request's nouns stay ("meal")."""
+    head = _stem(request.head) if request.head else ""
+    if not head:
+        return tools
+    nouns = {_stem(n) for n in request.nouns if n}
+    cover = {
+        id(t): sum(1 for n in nouns if _same(n, _words(t)[0])) for t in tools if _same(head, _words(t)[0])
+    }
+    if len(cover) < 2:
+        return tools
+    best = max(cover.values())
+    return [t for t in tools if cover.get(id(t), best) == best]
+
+
 def _qualities_are_values(request: Request, tool: dict[str, Any]) -> bool:
     """The thing a fragment names is the tool's object (a word of its name or description, or one of its
     values), and each quality it gives is a word of one of the tool's values or parameter names
@@ -505,6 +521,8 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
     if not able:
         return Route("text", request=request, why=fits[0][2] if len(fits) == 1 else "no tool does that")
     background = _background(tools)
+    if request.verb is None:
+        able = _best_named(request, able)
     evidence = {str(t.get("name")): _evidence(request, t, message, background) for t in able}
     if embed is None:
         named = sorted(
