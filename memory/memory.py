@@ -582,6 +582,45 @@ class Memory:
             return lists[0][1][:k]
         return rrf_fuse(lists, k=k, c=RRF_C)
 
+    def search_many(self, requests: Sequence[tuple[str, int, str, np.ndarray | None]]) -> list[list[Hit]]:
+        """``search`` for each (query, k, mode, vector): the same hits, with the dense parts of all of
+        them scored in one pass over the vectors (exact search reads the whole matrix once per pass)."""
+        import numpy as np
+
+        from memory.hybrid import rrf_fuse
+
+        for _, _, mode, _ in requests:
+            if mode not in ("hybrid", "dense", "lexical"):
+                raise ValueError(f"unknown search mode {mode!r}")
+        vectors, lexical = self._indexes()
+        dense_at = [i for i, r in enumerate(requests) if r[2] != "lexical"]
+        missing = [i for i in dense_at if requests[i][3] is None]
+        embedded = (
+            dict(zip(missing, self.embed_queries([requests[i][0] for i in missing]))) if missing else {}
+        )
+        dense: dict[int, list[Hit]] = {}
+        if dense_at:
+            queries = np.stack(
+                [np.asarray(embedded.get(i, requests[i][3]), dtype=np.float32) for i in dense_at]
+            )
+            depths = [
+                max(requests[i][1] * 3, 30) if requests[i][2] == "hybrid" else requests[i][1]
+                for i in dense_at
+            ]
+            dense = dict(zip(dense_at, vectors.search_many(queries, depths)))
+        out: list[list[Hit]] = []
+        for i, (query, k, mode, _) in enumerate(requests):
+            if mode == "dense":
+                out.append(dense[i][:k])
+            elif mode == "lexical":
+                out.append(lexical.search(query, k)[:k])
+            else:
+                depth = max(k * 3, 30)
+                out.append(
+                    rrf_fuse([("dense", dense[i]), ("lexical", lexical.search(query, depth))], k=k, c=RRF_C)
+                )
+        return out
+
     def stats(self) -> dict[str, Any]:
         store_damage = [d["problem"] for d in self.store.check()]
         roles: dict[str, int] = {}

@@ -357,6 +357,30 @@ class VectorIndex:
                     return hits[:k]
         return self._exact(q, k, allowed)
 
+    def search_many(self, queries: np.ndarray, ks: Sequence[int]) -> list[list[Hit]]:
+        """``search(queries[j], ks[j])`` for each row: where the search is exact, every query is scored
+        in one matrix product, which reads the stored vectors once instead of once per query."""
+        qs = np.asarray(queries, dtype=np.float32)
+        if qs.ndim != 2 or qs.shape[1] != self.ndim:
+            raise BadInput(f"queries must be rows of {self.ndim} dimensions, got shape {qs.shape}")
+        if len(ks) != len(qs):
+            raise BadInput(f"{len(qs)} queries but {len(ks)} depths")
+        n = self._n
+        if n >= self.hnsw_threshold or len(qs) < 2:
+            return [self.search(q, k) for q, k in zip(qs, ks, strict=True)]
+        if not np.isfinite(qs).all():
+            raise BadInput("query contains NaN or infinity")
+        if n == 0:
+            return [[] for _ in ks]
+        norms = np.linalg.norm(qs, axis=1) if self.metric == "cos" else np.ones(len(qs), dtype=np.float32)
+        qinv = np.where(norms > 0, 1.0 / np.maximum(norms, 1e-30), 0.0).astype(np.float32)
+        with blas_threads():
+            scores = (self._vecs[:n] @ qs.T) * self._inv[:n, None] * qinv[None, :]
+        rows = np.arange(n)
+        return [
+            self._rank(rows, np.ascontiguousarray(scores[:, j]), k) if k > 0 else [] for j, k in enumerate(ks)
+        ]
+
     def _graph_search(self, q: np.ndarray, count: int, allowed: set[int] | None) -> list[Hit]:
         self.build_graph()
         # one thread: a single query gains nothing from a pool (threads=0, every core, cost ~25 us here)
@@ -402,8 +426,19 @@ class VectorIndex:
     def _rank(self, rows: np.ndarray, scores: np.ndarray, k: int) -> list[Hit]:
         if len(rows) == 0:
             return []
+        # to 1e-6: one text stored twice scores the same whether it was scored alone or in a batch (the
+        # matrix products round the last bit differently by row), so ties below are true ties
+        scores = np.round(scores, 6)
         if k < len(scores):
-            top = np.argpartition(-scores, k - 1)[:k]
+            # the k best, and among scores tied at the k-th the lowest ids, so that a tie (the same
+            # text said twice) is settled the same way by every path (one query, or many in one pass)
+            neg = -scores
+            kth = np.partition(neg, k - 1)[k - 1]
+            above = np.flatnonzero(neg < kth)
+            tied = np.flatnonzero(neg == kth)
+            if len(above) + len(tied) > k:
+                tied = tied[np.argsort(self._keys[rows[tied]], kind="stable")[: k - len(above)]]
+            top = np.concatenate([above, tied])
             rows, scores = rows[top], scores[top]
         keys = self._keys[rows]
         order = np.lexsort((keys, -scores))

@@ -338,3 +338,26 @@ def test_files_written_before_tags_still_load_untagged(tmp_path):
         index.save(path)
         back = VectorIndex.load(path, 8)
         assert len(back.untagged_ids()) == 39 and back.has_tag(b"k" * 16)
+
+
+def test_many_queries_in_one_pass_find_what_each_finds_alone_even_among_tied_copies():
+    base = unit(40, 16, seed=3)
+    x = np.concatenate([base, base, base[:10]])  # the same text said two or three times: exact ties
+    ids = np.arange(500, 500 + len(x))
+    index = VectorIndex(16)
+    index.add(ids, x)
+    queries = np.stack([base[2], base[5], unit(1, 16, seed=9)[0], base[7] * 3.0])
+    ks = [1, 3, 7, 90]  # a depth that cuts through tied copies, and one beyond the index
+    many = index.search_many(queries, ks)
+    for q, k, hits in zip(queries, ks, many, strict=True):
+        alone = index.search(q, k)
+        assert [h.id for h in hits] == [h.id for h in alone]
+        assert [h.score for h in hits] == pytest.approx([h.score for h in alone], abs=1e-5)
+    # of tied copies the lowest ids come first, on both paths
+    assert [h.id for h in many[0]] == [502]
+    assert [h.id for h in many[1]] == [505, 545, 585]
+    assert [h.id for h in index.search(base[5], 2)] == [505, 545]
+    with pytest.raises(BadInput):
+        index.search_many(queries[:, :8], ks)
+    with pytest.raises(BadInput):
+        index.search_many(queries, ks[:2])

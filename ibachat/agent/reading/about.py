@@ -94,6 +94,9 @@ _WHEN = frozenset({"when", "whenever", "if", "while"})
 _NO_ACTIVITY = frozenset({"DATE", "TIME", "MONEY", "CARDINAL", "QUANTITY", "PERCENT", "ORDINAL"})
 
 
+_ABOUT_WORDS = re.compile(r"\b(?:when|whenever|if|while|for|on|at|from|in|my|our)\b", re.I)
+
+
 def activity_of(raw_sentence: str) -> list[str]:
     """The words that say what activity a statement is about, read from its parse: a clause of when or
     if ("when we go out for a meal"), a place or thing it is said for ("for a room", "on planes",
@@ -101,8 +104,8 @@ def activity_of(raw_sentence: str) -> list[str]:
     ("I've gone vegetarian"): the statement is about the person."""
     from ibachat.agent.reading.parse import parse
 
-    if not raw_sentence.strip():
-        return []
+    if not _ABOUT_WORDS.search(raw_sentence[:600]):
+        return []  # each reading below starts at one of these words: without one the parse has none
     doc = parse(raw_sentence[:600])
     out: list[str] = []
     for t in doc:

@@ -473,9 +473,23 @@ def past_form(word: str) -> bool:
     as a proper noun at a message's start, so the word is read in a frame of its own."""
     if not word.isalpha():
         return False
+    if word.islower() and _only_a_base(word):
+        return False  # the dictionary has the word as a verb's base form and as nothing else: no parse
     doc = parse(f"I {word} it yesterday.")
     tok = doc[1]
     return tok.tag_ in ("VBD", "VBN") and tok.lemma_.lower() != word
+
+
+def _only_a_base(word: str) -> bool:
+    """lemminflect's dictionary has ``word`` as a verb, and only as its own lemma ("book", "draft";
+    not "saw", "left", "put", whose past reading the parse of a frame decides)."""
+    from lemminflect import getAllInflections, getAllLemmas
+
+    lemmas = getAllLemmas(word, upos="VERB").get("VERB", ())
+    if tuple(lemmas) != (word,):
+        return False
+    forms = getAllInflections(word, upos="VERB")
+    return word not in forms.get("VBD", ()) + forms.get("VBN", ())
 
 
 @lru_cache(maxsize=1)

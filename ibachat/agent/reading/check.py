@@ -310,8 +310,8 @@ def kept_away(sentence: str) -> list[str]:
     determines, and what is coordinated with it."""
     from ibachat.agent.reading.parse import parse
 
-    if sentence.rstrip().endswith("?"):
-        return []
+    if sentence.rstrip().endswith("?") or not re.search(r"\b(?:no|nothing)\b", sentence, re.I):
+        return []  # the parse is read only at a "no" or a "nothing": without one there is nothing to read
     doc = parse(sentence)
     out: list[str] = []
     for tok in doc:
@@ -348,8 +348,11 @@ def taken_back(sentence: str) -> list[str]:
     again" (a resumed taste, from the parse: the subject of "be back", the object of a verb with "again")."""
     from ibachat.agent.reading.parse import parse
 
-    if sentence.rstrip().endswith("?"):
-        return []
+    if sentence.rstrip().endswith("?") or not (
+        re.search(r"\bback\b", sentence, re.I)
+        or (re.search(r"\bagain\b", sentence, re.I) and re.search(r"\b(?:i|we)\b", sentence, re.I))
+    ):
+        return []  # read only at a "back", or an "again" with an "I" or a "we" to say it
     doc = parse(sentence)
     out: list[str] = []
     for tok in doc:

@@ -128,7 +128,7 @@ def raw_sentence(raw: str, normalised: str) -> str:
     return raw[:600]
 
 
-def _asks_once(sentence: str) -> bool:
+def _asks_once(sentence: str, raw: str) -> bool:
     """A request to the assistant for one day, with no word of always ("book a ride from 12 Elm Street
     tomorrow at 9"): its amounts are this request's (house numbers, times, counts), read when the call
     runs, never a standing bound ("block my mornings, meetings after 11 only" stays one)."""
@@ -138,7 +138,8 @@ def _asks_once(sentence: str) -> bool:
         return False
     from ibachat.agent.reading.check import _one_day
 
-    act = read_act(sentence)
+    # in the user's casing where the sentence is found there, as the parser reads best (and routing read it)
+    act = read_act(raw if normalise(raw) == sentence else sentence)
     forms = ("imperative", "modal", "lets", "elliptical", "want")
     return act.asks and any(r.form in forms for r in act.requests) and _one_day(sentence)
 
@@ -238,7 +239,9 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
             )
         stance = bool(stance_cues(sentence)) or bool(_ASKS.search(sentence))
         avoided = [p.phrase for p in prefs if p.polarity < 0 and p.sentence == sentence]
-        amounts = [] if _asks_once(sentence) else quantities(sentence)
+        amounts = quantities(sentence)
+        if amounts and _asks_once(sentence, raw_sentence(turn.text[:2000], sentence)):
+            amounts = []
         for q in amounts:
             if q.op == "=" and any(o.unit == q.unit and o.op == "=" for o in amounts[amounts.index(q) + 1 :]):
                 continue  # "a 5 minute alert is useless, give me half an hour": the later amount replaces it

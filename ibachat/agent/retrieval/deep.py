@@ -176,12 +176,22 @@ def _search(
     among them become candidates)."""
     depth = max(DEPTH_FACTOR * budget, MIN_DEPTH)
     found = Found()
+    requests: list[tuple[str, int, str, Any]] = []
     for (facet, query), vec in zip(subqueries, qvecs, strict=True):
         if is_anchored(facet):
-            words = lexical_query(query)
-            lexical = memory.search(words, depth, mode="lexical")
             deeper = STATED_DEPTH if choice and facet == "task" else depth
-            dense = memory.search(query, max(depth, deeper), mode="dense", vector=vec)
+            requests += [
+                (lexical_query(query), depth, "lexical", None),
+                (query, max(depth, deeper), "dense", vec),
+            ]
+        else:
+            requests.append((query, FACET_K, "hybrid", vec))
+    hits = iter(memory.search_many(requests))  # the dense parts in one pass over the vectors
+    for (facet, query), _vec in zip(subqueries, qvecs, strict=True):
+        if is_anchored(facet):
+            words = lexical_query(query)
+            lexical = next(hits)
+            dense = next(hits)
             dense, beyond = dense[:depth], dense[depth:]
             found.bm25[facet] = {hit.id: hit.score for hit in lexical}
             found.weight[facet] = query_weight(memory, words)
@@ -191,7 +201,7 @@ def _search(
                 found.dense["stated"] = {hit.id: hit.score for hit in beyond}
                 found.add("stated", beyond)
         else:
-            found.add(facet, memory.search(query, FACET_K, mode="hybrid", vector=vec))
+            found.add(facet, next(hits))
     return found
 
 
