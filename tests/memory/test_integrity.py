@@ -162,3 +162,20 @@ def test_an_integer_time_inside_a_segment_is_one_line_and_changes_nothing(home, 
     code, _, err = run(capsys, "memory", "repair")
     assert code == 0 and "1 of 176 turn(s) lost" in " ".join(err.split())
     assert stats(capsys)["turns"] == N - 1
+
+
+def test_a_segment_read_as_written_skips_the_record_checks_and_any_other_bytes_get_them(home, monkeypatch):
+    import memory.segments as segments
+
+    checked: list[str] = []
+    real = segments.check_record
+    monkeypatch.setattr(segments, "check_record", lambda key, rec: checked.append(key) or real(key, rec))
+    seg = home / "turns" / "seg-000001.json"
+    assert segments.Segment(seg).count() == 512 and checked == []  # its checksum vouches for every record
+    tables = json.loads(seg.read_text("utf-8"))
+    seg.write_text(json.dumps(tables, indent=1), encoding="utf-8")  # the same tables in other bytes
+    assert segments.Segment(seg).count() == 512 and len(checked) == 512
+    tables["turns"]["600"]["role"] = "narrator"
+    seg.write_text(json.dumps(tables), encoding="utf-8")
+    with pytest.raises(segments.CorruptFile, match="turn 600 has role 'narrator'"):
+        segments.Segment(seg).count()
