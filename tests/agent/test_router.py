@@ -194,6 +194,15 @@ def test_requests_the_parse_used_to_lose(message, tool, minilm):
         ("email the caretaker that the lift is stuck on floor 3", "send_email"),
         # details of the thing that carry no judgement of it ("upper circle", "aisle")
         ("2 tickets for the opera on Friday, closer seats", "book_tickets"),
+        # a possibility asked after with a modal, its doer left out; "(do you) reckon you could"
+        ("Could it be possible to get a taxi to the airport for 6am?", "book_ride"),
+        (
+            "would it be possible to order some groceries for tomorrow morning - milk, bread, eggs",
+            "order_groceries",
+        ),
+        ("Would it be feasible to set a reminder for my mum's birthday on the 9th?", "set_reminder"),
+        ("reckon you could order me a pizza from Luigi's?", "order_food"),
+        ("suppose you could email Tom the minutes?", "send_email"),
     ],
 )
 def test_requests_in_shapes_without_a_leading_verb(message, tool, minilm):
@@ -226,6 +235,13 @@ def test_requests_in_shapes_without_a_leading_verb(message, tool, minilm):
         "You could have booked the earlier train, honestly.",
         "If you could live anywhere, where would it be?",
         "Don't wait for me, I'll book the table myself.",
+        # a question of what is possible, for whom, or about the past; an opinion asked of the user
+        "Is it possible to book flights with air miles?",
+        "Would it be possible for dogs to eat grapes?",
+        "would it be possible to have booked it earlier?",
+        "think you could have booked it earlier?",
+        "reckon it'll rain tomorrow?",
+        "think I should rent a car in Crete?",
     ],
 )
 def test_what_only_looks_like_a_fragment_request_is_not_one(message, minilm):

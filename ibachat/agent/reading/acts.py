@@ -47,6 +47,11 @@ _YOU = frozenset({"you", "u", "ya", "ye"})
 _SELF = frozenset({"i", "we"})
 # verbs whose "that" clause puts its verb in the bare (mandative) form: "I request that you send"
 _MANDATIVE = frozenset({"request", "ask", "beg", "insist", "require"})
+# adjectives of a possibility asked after with a modal ("would it be possible to reserve ...")
+_POSSIBLE = frozenset({"possible", "feasible", "doable"})
+# verbs of opinion that a question about what "you" could do hangs on, its "do you" left out
+# ("reckon you could get us a table?", "think you could grab me a coffee?")
+_OPINION = frozenset({"think", "reckon", "suppose", "guess", "imagine", "figure"})
 _WANT_VERBS = frozenset({"need", "want", "like", "love", "have", "take", "use", "fancy", "get"})
 _NOT_A_VERB = frozenset(
     "i me my mine we us our you your him he his her she they them their it its this that these those the a an "
@@ -252,6 +257,19 @@ def _embedded(sent, tokens: list) -> list[Request]:
                 or any(c.dep_ in ("dobj", "nsubj") and c.lower_ in _YOU for c in verb.head.children)
             )
         )
+        # "would it be possible to reserve ...": a possibility asked after with a modal, its doer left out
+        possible = (
+            verb.tag_ == "VB"
+            and "to" in aux
+            and not marks
+            and verb.dep_ == "xcomp"
+            and verb.head.i == root.i
+            and root.lemma_ == "be"
+            and "it" in subjects
+            and any(a in ("would", "could", "might") for a in root_aux)
+            and any(c.dep_ == "acomp" and c.lower_ in _POSSIBLE for c in root.children)
+        )
+        infinitive = infinitive or possible
         # "I would appreciate it / I'd be grateful / it would be great if you booked ...": the user's
         # hypothetical wish, its condition what "you" would do (not "would have": a regret)
         head_aux = [c.lower_ for c in verb.head.children if c.dep_ == "aux"]
@@ -284,6 +302,14 @@ def _embedded(sent, tokens: list) -> list[Request]:
         # "do you think you could ...?": a yes/no question about "you" that holds "you" and a modal
         about_you = (
             "do" in root_aux and any(s in _YOU for s in subjects) and verb.dep_ == "ccomp" and not marks
+        ) or (  # "reckon you could ...?": the same question with its "do you" left out
+            not subjects
+            and not root_aux
+            and root.lemma_.lower() in _OPINION
+            and root.i == tokens[0].i
+            and sent.text.strip().endswith("?")
+            and verb.dep_ == "ccomp"
+            and not marks
         )
         frame = question and (
             "there" in subjects
@@ -481,15 +507,12 @@ def past_form(word: str) -> bool:
 
 
 def _only_a_base(word: str) -> bool:
-    """lemminflect's dictionary has ``word`` as a verb, and only as its own lemma ("book", "draft";
-    not "saw", "left", "put", whose past reading the parse of a frame decides)."""
-    from lemminflect import getAllInflections, getAllLemmas
+    """lemminflect's dictionary has ``word`` as a verb, and only as its own lemma ("book", "draft", "put";
+    not "saw" or "left", whose past reading the parse of a frame decides): the parse would give it
+    its own lemma, which is no past form of another."""
+    from lemminflect import getAllLemmas
 
-    lemmas = getAllLemmas(word, upos="VERB").get("VERB", ())
-    if tuple(lemmas) != (word,):
-        return False
-    forms = getAllInflections(word, upos="VERB")
-    return word not in forms.get("VBD", ()) + forms.get("VBN", ())
+    return tuple(getAllLemmas(word, upos="VERB").get("VERB", ())) == (word,)
 
 
 @lru_cache(maxsize=1)
