@@ -499,20 +499,9 @@ def past_form(word: str) -> bool:
     as a proper noun at a message's start, so the word is read in a frame of its own."""
     if not word.isalpha():
         return False
-    if word.islower() and _only_a_base(word):
-        return False  # the dictionary has the word as a verb's base form and as nothing else: no parse
     doc = parse(f"I {word} it yesterday.")
     tok = doc[1]
     return tok.tag_ in ("VBD", "VBN") and tok.lemma_.lower() != word
-
-
-def _only_a_base(word: str) -> bool:
-    """lemminflect's dictionary has ``word`` as a verb, and only as its own lemma ("book", "draft", "put";
-    not "saw" or "left", whose past reading the parse of a frame decides): the parse would give it
-    its own lemma, which is no past form of another."""
-    from lemminflect import getAllLemmas
-
-    return tuple(getAllLemmas(word, upos="VERB").get("VERB", ())) == (word,)
 
 
 @lru_cache(maxsize=1)
