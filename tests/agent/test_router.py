@@ -262,3 +262,15 @@ def test_two_tools_whose_names_share_the_head_never_swap(message, tool, minilm):
     "workout plan"): the other tool is never proposed (a miss is allowed, a swap is not)."""
     found = route(message, TOOLS, minilm)
     assert found.kind != "tool" or found.tool.get("name") == tool, (found.tool.get("name"), found.why)
+
+
+def test_the_shipped_reading_of_the_catalogue_is_what_the_parser_reads_now():
+    from ibachat.agent.execution import router
+
+    fix = "regenerate it: python -c 'from ibachat.agent.execution.router import write_tool_words as w; w()'"
+    assert router._shipped(), (
+        f"tool_words.json was written with another parser than {router._parser_version()}; {fix}"
+    )
+    assert router.tool_words_table()["tools"] == router._shipped(), (
+        f"a tool or the router's reading changed; {fix}"
+    )

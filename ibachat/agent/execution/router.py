@@ -18,10 +18,12 @@ routing set's development split (``tests/data/routing``) and written with what i
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -108,6 +110,29 @@ def _stem(word: str) -> str:
 
 
 _ACTS_CACHE: dict[str, frozenset[str]] = {}
+TOOL_WORDS = "tool_words.json"  # the parse's reading of the product's own tools, shipped beside this module
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> dict[str, dict[str, list[str]]]:
+    """What ``tool_acts`` and ``_words`` read of each of the catalogue's tools, as written by
+    ``write_tool_words`` with the installed parser (a first request parsed the 21 descriptions three
+    times over: about half a second). Another parser's table, or a tool not in it, is read live."""
+    from importlib import resources
+
+    data = json.loads(resources.files(__package__).joinpath(TOOL_WORDS).read_text("utf-8"))
+    if data.get("parser") != _parser_version():
+        return {}
+    tools = data.get("tools")
+    return tools if isinstance(tools, dict) else {}
+
+
+def _parser_version() -> str:
+    from importlib import metadata
+
+    from ibachat.agent.reading.parse import PIPELINE_PACKAGE
+
+    return f"{PIPELINE_PACKAGE} {metadata.version(PIPELINE_PACKAGE.replace('_', '-'))}"
 
 
 def tool_acts(tool: dict[str, Any]) -> frozenset[str]:
@@ -116,6 +141,15 @@ def tool_acts(tool: dict[str, Any]) -> frozenset[str]:
     hit = _ACTS_CACHE.get(key)
     if hit is not None:
         return hit
+    shipped = _shipped().get(key)
+    if shipped is not None:
+        out = _ACTS_CACHE[key] = frozenset(shipped["acts"])
+        return out
+    return _live_acts(tool)
+
+
+def _live_acts(tool: dict[str, Any]) -> frozenset[str]:
+    key = tool_text(tool)
     from ibachat.agent.reading.parse import imperative_parse, parse
 
     acts: set[str] = set()
@@ -199,14 +233,40 @@ def _words(tool: dict[str, Any]) -> tuple[set[str], set[str]]:
     key = tool_text(tool)
     hit = _WORDS_CACHE.get(key)
     if hit is None:
-        from ibachat.agent.reading.parse import parse
-
         name = {_stem(w) for w in _name_words(tool) if len(w) > 2}
-        doc = parse(str(tool.get("description", "")))
-        desc = {_stem(t.lemma_.lower()) for t in doc if t.pos_ in ("NOUN", "PROPN", "VERB") and t.is_alpha}
-        desc |= {_stem(t.lower_) for t in doc if t.pos_ in ("NOUN", "PROPN") and t.is_alpha}
+        shipped = _shipped().get(key)
+        desc = set(shipped["desc"]) if shipped is not None else _live_desc(tool)
         hit = _WORDS_CACHE[key] = (name, desc - name)
     return hit
+
+
+def _live_desc(tool: dict[str, Any]) -> set[str]:
+    from ibachat.agent.reading.parse import parse
+
+    doc = parse(str(tool.get("description", "")))
+    desc = {_stem(t.lemma_.lower()) for t in doc if t.pos_ in ("NOUN", "PROPN", "VERB") and t.is_alpha}
+    return desc | {_stem(t.lower_) for t in doc if t.pos_ in ("NOUN", "PROPN") and t.is_alpha}
+
+
+def tool_words_table() -> dict[str, Any]:
+    """The table ``_shipped`` reads, computed now with the installed parser for the whole catalogue."""
+    tools = {
+        tool_text(t): {"acts": sorted(_live_acts(t)), "desc": sorted(_live_desc(t))} for t in _catalogue()
+    }
+    return {
+        "about": "The dependency parse's reading of the product's own tools (their verbs, and the stems "
+        "of their descriptions' nouns and verbs), by tool text, for the router; written by "
+        "ibachat.agent.execution.router.write_tool_words, checked against the parser by the tests.",
+        "parser": _parser_version(),
+        "tools": tools,
+    }
+
+
+def write_tool_words() -> Path:
+    """Write the table for the catalogue beside this module (after a tool or the parser changed)."""
+    path = Path(__file__).with_name(TOOL_WORDS)
+    path.write_text(json.dumps(tool_words_table(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return path
 
 
 _WORDS_CACHE: dict[str, tuple[set[str], set[str]]] = {}
