@@ -274,3 +274,19 @@ def test_the_shipped_reading_of_the_catalogue_is_what_the_parser_reads_now():
     assert router.tool_words_table()["tools"] == router._shipped(), (
         f"a tool or the router's reading changed; {fix}"
     )
+
+
+def test_words_for_one_tool_and_meaning_for_another_ask_when_the_other_has_the_thing_in_its_own_words(minilm):
+    # a table has seats, and a game (in the tickets' own description) is what the seats are for
+    found = route("get me seats for the Lakers game on the 14th", TOOLS, minilm)
+    assert found.kind == "ask" and {t.get("name") for t in found.options} == {"book_table", "book_tickets"}
+    # a cast-iron pan is neither coffee nor food: no question between them
+    assert route("order a cast-iron frying pan, 28cm", TOOLS, minilm).kind == "text"
+
+
+def test_a_point_in_time_names_no_tool_whose_parameter_counts_the_same_unit(minilm):
+    # "tomorrow night" says when; a hotel counts nights, and is not what seats for a game are
+    found = route("get me two seats for the Yankees game tomorrow night", TOOLS, minilm)
+    assert not (found.kind == "tool" and found.tool.get("name") == "book_hotel"), found.why
+    found = route("Book a hotel in Lisbon for three nights.", TOOLS, minilm)  # an amount of nights still does
+    assert found.kind == "tool" and found.tool.get("name") == "book_hotel"

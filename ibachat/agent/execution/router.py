@@ -385,7 +385,8 @@ def _evidence(
             if writing and request.common and not _same(head, name):
                 named, bonus = False, bonus - VERB_IS_ACT / sharing  # "write a message": words, not an email
 
-    others = {_stem(n) for n in request.nouns if n and _stem(n) != head}
+    when = _point_in_time(message)  # "tomorrow night" says when, not what: no hotel's nights
+    others = {_stem(n) for n in request.nouns if n and _stem(n) != head and n.lower() not in when}
     hits = sum(1 for n in others if _same(n, name | desc))
     if hits:
         bonus += NOUN_IN_TOOL * min(hits, 2)
@@ -554,6 +555,22 @@ def _split_words(text: str) -> list[str]:
     return [w for w in re.split(r"[\s_\-.]+", text.lower()) if w]
 
 
+@lru_cache(maxsize=256)
+def _point_in_time(message: str) -> frozenset[str]:
+    """The words of the message's points in time ("tomorrow night", "tonight", "Friday"), read from the
+    parse's date and time entities; an amount of time ("three nights", "2 weeks") is not one of them."""
+    from ibachat.agent.reading.parse import parse
+
+    if not message:
+        return frozenset()
+    return frozenset(
+        t.lower_
+        for e in parse(message).ents
+        if e.label_ in ("DATE", "TIME") and not any(t.like_num for t in e)
+        for t in e
+    )
+
+
 def _values_named(
     message: str, tool: dict[str, Any], background: list[dict[str, Any]], skip: str = ""
 ) -> dict[str, float]:
@@ -562,7 +579,8 @@ def _values_named(
     request's own verb (``skip``, a stem) names no value: "*book* a plumber" is no product category "books"."""
     if not message:
         return {}
-    words = _split_words(message)
+    when = _point_in_time(message)
+    words = [w for w in _split_words(message) if w not in when]
     text = " " + " ".join(_stem(w) for w in words) + " "
     found: dict[str, float] = {}
     for phrase, pname in _value_phrases(tool).items():
@@ -643,6 +661,11 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
         # own words hold the thing asked for ("a physio slot" and an appointment's slot) keeps it.
         best = scored_all[0][1]
         why = f"{tool.get('name')} by its words, {best.get('name')} by meaning"
+        near_words, near_desc = _words(best)
+        if any(_same(_stem(n), near_words | near_desc) for n in (request.head, *request.nouns) if n):
+            # the tool nearer in meaning has the thing in its own words as well ("seats for the Arsenal
+            # game": a table's seats, a game's tickets): both fit, and one question asks which
+            return Route("ask", options=[best, tool], request=request, why=why, scores=scores)
         return Route("text", request=request, why=why, scores=scores)
     close = [t for s, t in fitting[1:] if top - s < MARGIN]
     light = request.verb is None or _verb_class(request.verb) == "light"
