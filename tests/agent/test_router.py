@@ -277,9 +277,17 @@ def test_the_shipped_reading_of_the_catalogue_is_what_the_parser_reads_now():
 
 
 def test_words_for_one_tool_and_meaning_for_another_ask_when_the_other_has_the_thing_in_its_own_words(minilm):
-    # a table has seats, and a game (in the tickets' own description) is what the seats are for
-    found = route("get me seats for the Lakers game on the 14th", TOOLS, minilm)
+    # a table has seats, and a game (in the tickets' own description) is where the seats are
+    found = route("get me seats at the Lakers game on the 14th", TOOLS, minilm)
     assert found.kind == "ask" and {t.get("name") for t in found.options} == {"book_table", "book_tickets"}
+    # what the seats are for is the tickets' own word: that names the tool
+    for message in ("get me seats for the Lakers game on the 14th", "get us four seats for the Celtics game"):
+        found = route(message, TOOLS, minilm)
+        assert found.kind == "tool" and found.tool.get("name") == "book_tickets", (message, found.why)
+    found = route("book a table for the birthday dinner on Friday", TOOLS, minilm)
+    assert found.kind == "tool" and found.tool.get("name") == "book_table"
+    found = route("get a taxi for the concert at 7", TOOLS, minilm)  # the ride's purpose is no ticket
+    assert found.kind == "tool" and found.tool.get("name") == "book_ride"
     # a cast-iron pan is neither coffee nor food: no question between them
     assert route("order a cast-iron frying pan, 28cm", TOOLS, minilm).kind == "text"
 

@@ -385,6 +385,10 @@ def _evidence(
             if writing and request.common and not _same(head, name):
                 named, bonus = False, bonus - VERB_IS_ACT / sharing  # "write a message": words, not an email
 
+    purpose = _purpose(request.clause, request.head)
+    if purpose and not named and _same(purpose, desc) and not _same(purpose, _words_of_values(tool)):
+        # "seats for the Yankees game": what the thing is for is the tool's own ("tickets for a ... game")
+        bonus, named = bonus + HEAD_IN_DESCRIPTION, True
     when = _point_in_time(message)  # "tomorrow night" says when, not what: no hotel's nights
     others = {_stem(n) for n in request.nouns if n and _stem(n) != head and n.lower() not in when}
     hits = sum(1 for n in others if _same(n, name | desc))
@@ -553,6 +557,29 @@ def _phrases_of(tool: dict[str, Any]) -> dict[str, str]:
 def _split_words(text: str) -> list[str]:
     text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text)
     return [w for w in re.split(r"[\s_\-.]+", text.lower()) if w]
+
+
+@lru_cache(maxsize=256)
+def _purpose(clause: str, head: str | None) -> str:
+    """The stem of what the request's thing is for, from the parse: the noun after "for" that hangs on
+    the thing itself ("seats for the Celtics game": game), else ""."""
+    from ibachat.agent.reading.parse import parse
+
+    if not clause or not head:
+        return ""
+    for tok in parse(clause):
+        if tok.lemma_.lower() != head and _stem(tok.lemma_) != _stem(head):
+            continue
+        for prep in tok.children:
+            if prep.dep_ == "prep" and prep.lower_ == "for":
+                obj = [c for c in prep.children if c.dep_ == "pobj" and c.pos_ == "NOUN"]
+                if obj:
+                    return _stem(obj[0].lemma_)
+    return ""
+
+
+def _words_of_values(tool: dict[str, Any]) -> set[str]:
+    return {_stem(w) for phrase in _value_phrases(tool) for w in phrase.split()}
 
 
 @lru_cache(maxsize=256)
