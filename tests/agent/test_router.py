@@ -298,3 +298,17 @@ def test_a_point_in_time_names_no_tool_whose_parameter_counts_the_same_unit(mini
     assert not (found.kind == "tool" and found.tool.get("name") == "book_hotel"), found.why
     found = route("Book a hotel in Lisbon for three nights.", TOOLS, minilm)  # an amount of nights still does
     assert found.kind == "tool" and found.tool.get("name") == "book_hotel"
+
+
+@pytest.mark.parametrize(
+    ("message", "head"),
+    [
+        ("get my dad a cab to the station at 5", "cab"),
+        ("buy my sister a phone case, the clear one", "case"),
+        ("get Tom a coffee from Blue Door", "coffee"),
+        ("order the kids some pizza from Luigi's", "pizza"),
+    ],
+)
+def test_of_two_objects_the_thing_asked_for_is_the_last_and_the_first_is_whom_it_is_for(message, head):
+    requests = read_act(message).requests
+    assert requests and requests[0].head == head, requests

@@ -776,16 +776,37 @@ def _own_clause(verb) -> list:
 
 def _object(doc, verb) -> tuple[str, str, tuple[str, ...], bool]:
     """The verb's object phrase, its head's lemma, the clause's nouns, and whether the head is a common noun."""
-    content = {t.i for c in verb.children if c.dep_ in ("xcomp", "ccomp") for t in c.subtree}
+    # two objects read as a verbless clause ("get [my dad] [a cab]": "cab" a complement with "dad" its
+    # subject): the thing is that noun, and the first is whom it is for
+    small = [
+        c
+        for c in verb.children
+        if c.dep_ == "ccomp" and c.pos_ == "NOUN" and any(g.dep_ == "nsubj" for g in c.children)
+    ]
+    content = {
+        t.i for c in verb.children if c.dep_ in ("xcomp", "ccomp") and c.pos_ != "NOUN" for t in c.subtree
+    }
     nouns = tuple(
         t.lemma_.lower()
         for t in verb.subtree
         if t.pos_ in ("NOUN", "PROPN") and t.i != verb.i and t.i not in content
     )
     for dep in ("dobj", "attr", "oprd"):
-        for child in verb.children:
-            if child.dep_ == dep and child.pos_ != "PRON" and child.lower_ not in ("usual", "regular"):
-                return _span(list(child.subtree)), child.lemma_.lower(), nouns, child.pos_ == "NOUN"
+        found = [
+            c
+            for c in verb.children
+            if c.dep_ == dep and c.pos_ != "PRON" and c.lower_ not in ("usual", "regular")
+        ]
+        if found:
+            # two objects ("get my mum a taxi", "order my wife some flowers"): the first is whom it is
+            # for, the last is the thing (the small model calls both direct objects)
+            child = found[-1]
+            return _span(list(child.subtree)), child.lemma_.lower(), nouns, child.pos_ == "NOUN"
+    if small:
+        thing = small[0]
+        whom = {t.i for g in thing.children if g.dep_ == "nsubj" for t in g.subtree}
+        words = [t for t in thing.subtree if t.i not in whom]
+        return _span(words), thing.lemma_.lower(), nouns, True
     for child in verb.children:  # "subscribe me to a newsletter": the object of the first preposition
         if child.dep_ == "prep":
             for pobj in child.children:
