@@ -393,3 +393,25 @@ def minilm():
     from memory.embedders.registry import load_embedder
 
     return load_embedder("minilm")
+
+
+def test_schema_error_agrees_with_jsonschema_and_checks_the_schema_once():
+    from ibachat.agent.execution.tools import schema_error
+
+    cases = [
+        ({"type": "integer", "minimum": 1, "maximum": 8}, 3),
+        ({"type": "integer", "minimum": 1, "maximum": 8}, 9),
+        ({"type": "string", "enum": ["hot", "mild"]}, "medium"),
+        ({"type": "array", "items": {"type": "string", "maxLength": 4}}, ["ok", "too long"]),
+        ({"type": "string", "pattern": "^[0-9]{2}:[0-9]{2}$"}, "7pm"),
+    ]
+    for schema, value in cases:
+        try:
+            jsonschema.validate(value, schema)
+            expected = None
+        except jsonschema.ValidationError as err:
+            expected = (err.validator, err.message)
+        got = schema_error(value, schema)
+        assert (None if got is None else (got.validator, got.message)) == expected, (schema, value)
+    with pytest.raises(jsonschema.SchemaError):  # a malformed schema is refused, as validate refuses it
+        schema_error(1, {"type": "integer", "minimum": "one"})

@@ -30,6 +30,7 @@ from ibachat.agent.execution.slots import (
     stated_times,
     task_value,
 )
+from ibachat.agent.execution.tools import schema_error
 from ibachat.agent.reading.polarity import analyse, normalise
 from ibachat.agent.reading.when import read_when
 from ibachat.agent.types import PlannerCounters, Source, ToolCall
@@ -94,11 +95,7 @@ def slot_fill(schema: dict[str, Any], plan: AlignmentPlan, task: str, now: datet
 
 
 def _ok(value: Any, prop: dict[str, Any], pd: ParamDirective | None) -> bool:
-    import jsonschema
-
-    try:
-        jsonschema.validate(value, prop)
-    except jsonschema.ValidationError:
+    if schema_error(value, prop) is not None:
         return False
     return pd is None or not violations_of(value, pd)
 

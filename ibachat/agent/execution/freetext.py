@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ibachat.agent.alignment.usual import free_list, free_text
 from ibachat.agent.execution.slots import task_value
+from ibachat.agent.execution.tools import schema_error
 from ibachat.agent.types import PlannerCounters
 
 if TYPE_CHECKING:
@@ -93,8 +94,6 @@ def screen(
 ) -> dict[str, Any]:
     """A model's free-text argument that repeats itself or breaks its bounds is malformed: the floor's
     value replaces it (counted in ``counters.fallbacks``)."""
-    import jsonschema
-
     props, bounds = original.get("properties") or {}, narrowed.get("properties") or {}
     fallback: dict[str, Any] | None = None
     out = dict(args)
@@ -109,9 +108,8 @@ def screen(
         if any(degenerate(t, times) for t in strings) or degenerate(" | ".join(strings), times):
             problem = "repeats itself"
         else:
-            try:
-                jsonschema.validate(value, bounds.get(name, prop))
-            except jsonschema.ValidationError as err:
+            err = schema_error(value, bounds.get(name, prop))
+            if err is not None:
                 problem = f"is out of bounds ({err.validator})"
         if not problem:
             continue

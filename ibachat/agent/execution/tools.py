@@ -11,7 +11,7 @@ import difflib
 import hashlib
 import json
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ibachat.errors import IbachatError
@@ -600,6 +600,26 @@ def _validator(name: str) -> Any:
     from jsonschema import Draft202012Validator, FormatChecker
 
     return Draft202012Validator(get_tool(name).parameters, format_checker=FormatChecker())
+
+
+@lru_cache(maxsize=1024)
+def _schema_validator(key: str) -> Any:
+    import jsonschema
+
+    schema = json.loads(key)
+    kind = jsonschema.validators.validator_for(schema)
+    kind.check_schema(schema)  # a malformed schema raises here, once, as jsonschema.validate would
+    return kind(schema)
+
+
+def schema_error(value: Any, schema: dict[str, Any]) -> Any:
+    """The error ``jsonschema.validate(value, schema)`` would raise, or None; the schema is checked and
+    compiled once per distinct schema (``validate`` checks it against the meta-schema on every call,
+    about 1.4 ms, which was 8 ms of every planned action)."""
+    import jsonschema
+
+    key = json.dumps(schema, sort_keys=True, default=str)
+    return jsonschema.exceptions.best_match(_schema_validator(key).iter_errors(value))
 
 
 def validate_arguments(name: str, arguments: Any) -> None:
