@@ -312,3 +312,49 @@ def test_a_point_in_time_names_no_tool_whose_parameter_counts_the_same_unit(mini
 def test_of_two_objects_the_thing_asked_for_is_the_last_and_the_first_is_whom_it_is_for(message, head):
     requests = read_act(message).requests
     assert requests and requests[0].head == head, requests
+
+
+TRAVEL = {"book_flight", "book_train", "book_ride"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Please reserve two places from Lyon to Geneva on Friday morning",  # places, not a table's
+        "can you sort a seat from Cork to Dublin tomorrow",
+    ],
+)
+def test_from_one_place_to_another_is_a_journey_for_a_tool_with_both_ends(minilm, message):
+    r = route(message, TOOLS, minilm)
+    names = {r.tool["name"]} if r.kind == "tool" else {o["name"] for o in r.options}
+    assert r.kind in ("tool", "ask") and names <= TRAVEL, (r.kind, r.why, r.scores)
+
+
+@pytest.mark.parametrize(
+    ("message", "tool"),
+    [
+        ("book a table from 7 to 9 at Rosa's", "book_table"),  # from and to a time: no journey
+        ("book the room from Monday to Thursday", "book_hotel"),  # from and to a day
+        ("fire off a line to dev.lead@acme.org saying the build is green", "send_email"),  # an address
+        ("write to the council about the broken streetlight", "send_email"),  # whom it is written to
+    ],
+)
+def test_an_address_or_a_recipient_names_the_tool_that_writes_and_times_are_no_journey(minilm, message, tool):
+    r = route(message, TOOLS, minilm)
+    assert r.kind == "tool" and r.tool["name"] == tool, (r.kind, r.why, r.scores)
+
+
+@pytest.mark.parametrize("message", ["my email is kat.b@mail.com, by the way", "write a poem to my wife"])
+def test_an_address_in_a_statement_and_a_poem_to_someone_stay_text(minilm, message):
+    assert route(message, TOOLS, minilm).kind == "text"
+
+
+def test_who_is_to_be_there_is_read_and_only_a_tool_that_names_people_takes_them():
+    from ibachat.agent.execution.router import _takes_people
+
+    (request,) = read_act("set up a call with my accountant and with Lena on Monday at 10").requests
+    assert "Lena" in request.company
+    assert not read_act("order a pizza with extra cheese from Dino's").requests[0].company
+    takers = {t["name"] for t in TOOLS if _takes_people(t)}
+    assert "create_event" in takers  # attendees: people invited
+    assert "book_table" not in takers  # party_size counts people, it names none

@@ -72,6 +72,11 @@ VENUE_SLOT = 0.15
 # "to <a place>" and a tool with a free-text destination parameter.
 PLACE_SLOT = 0.1
 MAX_VALUES = 3.0
+# "from <a place>" as well as "to <a place>", and a tool with a parameter for each end: a journey (with
+# PLACE_SLOT, as much as the thing named in the tool's name: "one seat from Mumbai to Delhi" is no table).
+JOURNEY = 0.15
+# "with <a person>" and a tool with a parameter that names people ("attendees"): someone to be there.
+COMPANY_SLOT = 0.1
 
 
 def _background(tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -326,6 +331,12 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
     cls = _verb_class(verb)
     if cls == "light":
         return True, f"{verb!r} asks for it to be done"
+    if cls == "writing" and _recipient(request):  # "write to the landlord": whom it is to, not what
+        ok = "send" in acts
+        return (
+            ok,
+            f"{verb!r} to a {request.head}: {'a message the tool sends' if ok else 'not what it makes'}",
+        )
     if cls == "writing" and request.common and request.head and not _same(_stem(request.head), name):
         return False, f"{verb!r} asks for words; a {request.head} is not what the tool makes"
     if cls == "writing":
@@ -403,12 +414,25 @@ def _evidence(
         and "send" in tool_acts(tool)
     ):
         bonus, named = bonus + HEAD_IN_NAME, True  # "answer Hiro about ...": a message back, which it sends
+    elif (
+        request.verb
+        and _verb_class(request.verb) == "writing"
+        and _recipient(request)
+        and "send" in tool_acts(tool)
+    ):
+        bonus, named = bonus + HEAD_IN_NAME, True  # "write to the council": a message to them, which it sends
     if any(_same(_stem(m), name) for m in request.media):
         bonus, named = bonus + HEAD_IN_NAME, True  # "let Dana know by email": the medium is the tool's
     if request.venues and _takes_venue(tool):
         bonus, named = bonus + VENUE_SLOT, True  # "order ... from Vesuvio's": a tool with a place that serves
     if any(prep == "to" for prep, _ in request.places) and _takes_destination(tool):
         bonus, named = bonus + PLACE_SLOT, True  # "get me to Brussels": a tool that goes somewhere
+        if any(prep == "from" for prep, _ in request.places) and _takes_origin(tool):
+            bonus += JOURNEY  # "a seat from Mumbai to Delhi": a journey, a tool that goes from and to
+    if _EMAIL_ADDRESS.search(message) and _takes_email(tool):
+        bonus, named = bonus + HEAD_IN_NAME, True  # "... he's marco@firm.io": a tool that writes to one
+    if request.company and _takes_people(tool):
+        bonus, named = bonus + COMPANY_SLOT, True  # "lunch with Hana": a tool that invites people
     values = _values_named(
         message, tool, background, skip=_stem(request.verb.split()[0]) if request.verb else ""
     )
@@ -436,6 +460,61 @@ def _container(request: Request, tool: dict[str, Any]) -> str | None:
 _DESTINATION = re.compile(
     r"destination|arrival|drop[ _-]?off|^to$|going to|where (?:\w+ )?(?:is |are )?going", re.I
 )
+
+
+_ORIGIN = re.compile(
+    r"origin|departure|pick[ _-]?up|^from$|start(?:ing)?[ _](?:point|place)|leaving from", re.I
+)
+# how a parameter names people who take part (its name or description), as parameters are named
+_PEOPLE_PARAM = re.compile(
+    r"\b(?:people|persons?|attendees?|participants?|guests?|invitees?|invited)\b", re.I
+)
+_EMAIL_ADDRESS = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+
+
+def _free_strings(tool: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    return [
+        (n, p)
+        for n, p in props.items()
+        if isinstance(p, dict) and p.get("type") == "string" and not p.get("enum") and not p.get("format")
+    ]
+
+
+def _takes_origin(tool: dict[str, Any]) -> bool:
+    """A free-text parameter for where the user sets out from (by its name or description)."""
+    return any(
+        _ORIGIN.search(n) or _ORIGIN.search(str(p.get("description", ""))) for n, p in _free_strings(tool)
+    )
+
+
+def _takes_email(tool: dict[str, Any]) -> bool:
+    """A parameter in the email format, one for people (they can be given by address: "attendees"), or
+    a free-text one in a tool whose own words are of email."""
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    if any(isinstance(p, dict) and p.get("format") == "email" for p in props.values()) or _takes_people(tool):
+        return True
+    name, desc = _words(tool)
+    return bool(_free_strings(tool)) and _same("email", name | desc)
+
+
+def _takes_people(tool: dict[str, Any]) -> bool:
+    """A parameter that lists or names people (by its name or description: "attendees", "people
+    invited", "guests"); a count of people ("party_size") is not one."""
+    for pname, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
+        if not isinstance(prop, dict) or prop.get("type") not in ("array", "string") or prop.get("enum"):
+            continue
+        if _PEOPLE_PARAM.search(pname) or _PEOPLE_PARAM.search(str(prop.get("description", ""))):
+            return True
+    return False
+
+
+def _recipient(request: Request) -> bool:
+    """The request's object is whom it is written to ("write to the landlord"), not the thing written."""
+    head = request.head.lower()
+    return bool(head) and any(
+        prep == "to" and head in phrase.lower().split() for prep, phrase in request.places
+    )
 
 
 def _takes_venue(tool: dict[str, Any]) -> bool:

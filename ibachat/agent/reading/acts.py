@@ -97,6 +97,9 @@ class Request:
     # a fragment's qualities of the thing it names ("awful" in "awful train this morning, 40 minutes late",
     # "vegetarian" in "vegetarian meal plan, 5 days"): the router asks each to be a value of the tool
     quals: tuple[str, ...] = ()
+    company: tuple[
+        str, ...
+    ] = ()  # who is to be there, after "with" ("lunch with Hana", "a call with my boss")
 
 
 @dataclass
@@ -633,7 +636,34 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
         if earlier is not None:
             obj, head, common = earlier.text, earlier.root.lemma_.lower(), True
             nouns = (*nouns, *(t.lemma_.lower() for t in earlier if t.pos_ in ("NOUN", "PROPN")))
-    return [Request(_span(own).rstrip(" .!,"), lemma, obj, head, form, nouns, common, places, media, venues)]
+    company = _company(verb)
+    return [
+        Request(
+            _span(own).rstrip(" .!,"),
+            lemma,
+            obj,
+            head,
+            form,
+            nouns,
+            common,
+            places,
+            media,
+            venues,
+            company=company,
+        )
+    ]
+
+
+def _company(verb) -> tuple[str, ...]:
+    """The people a request's clause says will be there, after "with": a name, or a word for a person."""
+    out = []
+    for tok in verb.subtree:
+        if tok.dep_ in ("prep", "conj") and tok.lower_ == "with":  # "with Ana and with Ben"
+            objects = [c for c in tok.children if c.dep_ == "pobj"]
+            for pobj in objects + [g for o in objects for g in o.children if g.dep_ == "conj"]:
+                if pobj.pos_ == "PROPN" or pobj.ent_type_ == "PERSON" or pobj.lemma_.lower() in _people():
+                    out.append(_span([t for t in pobj.subtree if t.i <= pobj.i]))
+    return tuple(out)
 
 
 _PRONOUNS = frozenset({"it", "that", "this", "one", "them", "those", "these", "some", "more", "any"})
