@@ -322,6 +322,7 @@ TRAVEL = {"book_flight", "book_train", "book_ride"}
     [
         "Please reserve two places from Lyon to Geneva on Friday morning",  # places, not a table's
         "can you sort a seat from Cork to Dublin tomorrow",
+        "Oslo to Bergen next Tuesday, morning if poss",  # no verb: the trip and when (a city is no verb)
     ],
 )
 def test_from_one_place_to_another_is_a_journey_for_a_tool_with_both_ends(minilm, message):
@@ -344,7 +345,15 @@ def test_an_address_or_a_recipient_names_the_tool_that_writes_and_times_are_no_j
     assert r.kind == "tool" and r.tool["name"] == tool, (r.kind, r.why, r.scores)
 
 
-@pytest.mark.parametrize("message", ["my email is kat.b@mail.com, by the way", "write a poem to my wife"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "my email is kat.b@mail.com, by the way",
+        "write a poem to my wife",
+        "Paris to Nice: any tips for the drive?",
+        "Thanks, 10 to 5 works",
+    ],
+)
 def test_an_address_in_a_statement_and_a_poem_to_someone_stay_text(minilm, message):
     assert route(message, TOOLS, minilm).kind == "text"
 

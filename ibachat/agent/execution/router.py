@@ -427,7 +427,7 @@ def _evidence(
         bonus, named = bonus + VENUE_SLOT, True  # "order ... from Vesuvio's": a tool with a place that serves
     if any(prep == "to" for prep, _ in request.places) and _takes_destination(tool):
         bonus, named = bonus + PLACE_SLOT, True  # "get me to Brussels": a tool that goes somewhere
-        if any(prep == "from" for prep, _ in request.places) and _takes_origin(tool):
+        if _journey(request, tool):
             bonus += JOURNEY  # "a seat from Mumbai to Delhi": a journey, a tool that goes from and to
     if _EMAIL_ADDRESS.search(message) and _takes_email(tool):
         bonus, named = bonus + HEAD_IN_NAME, True  # "... he's marco@firm.io": a tool that writes to one
@@ -479,6 +479,12 @@ def _free_strings(tool: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         for n, p in props.items()
         if isinstance(p, dict) and p.get("type") == "string" and not p.get("enum") and not p.get("format")
     ]
+
+
+def _journey(request: Request, tool: dict[str, Any]) -> bool:
+    """The request goes from one place to another, and the tool has a parameter for each end."""
+    preps = {prep for prep, _ in request.places}
+    return {"from", "to"} <= preps and _takes_destination(tool) and _takes_origin(tool)
 
 
 def _takes_origin(tool: dict[str, Any]) -> bool:
@@ -595,7 +601,10 @@ def _qualities_are_values(request: Request, tool: dict[str, Any]) -> bool:
     words = {_stem(w) for phrase in _value_phrases(tool) for w in phrase.split()}
     name, desc = _words(tool)
     head = _stem(request.head) if request.head else ""
-    if not head or not (_same(head, name | desc) or head in words or _container(request, tool)):
+    journey = _journey(request, tool)  # "Oslo to Bergen next Tuesday": the trip is the thing
+    if not journey and (
+        not head or not (_same(head, name | desc) or head in words or _container(request, tool))
+    ):
         return False  # the thing the fragment is about is not this tool's ("train strike again, 3 days")
     return all(_stem(q) in words for q in request.quals)
 

@@ -450,8 +450,9 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
         common = first_noun is not None and first_noun.pos_ == "NOUN"
         venues = _venues(tokens[i:])
         quals = _qualities(tokens, i, first_noun) if form == "fragment" else ()
+        places = _ends(tokens[i:])
         return "request", [
-            Request(phrase, None, phrase, head, form, nouns, common, venues=venues, quals=quals)
+            Request(phrase, None, phrase, head, form, nouns, common, places, venues=venues, quals=quals)
         ]
     return "statement", []
 
@@ -475,6 +476,8 @@ def _is_command(sent, tokens: list, i: int) -> bool:
     ):
         return False  # "latte art at the new cafe", "rooftop pool": a modifier no dictionary has as a verb
         # ("text Sam ...", "text mum ...": a name or a person after it is the one to reach)
+    if tok.pos_ == "PROPN" and tok.ent_type_ in ("GPE", "LOC") and not known_verb(tok.lower_):
+        return False  # "Oslo to Bergen next Tuesday": a place the message opens with is no verb
     misread = tok.tag_ == "VBG" and base_form(tok.lower_)  # "ping" read as a form of "pe"
     if (tok.tag_ in ("VBZ", "VBG", "VBN", "MD") and not misread) or (
         tok.tag_ == "VBD" and i == 0 and tok.lemma_.lower() != tok.lower_
@@ -743,6 +746,26 @@ def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     return tuple(places), tuple(media)
 
 
+def _ends(tokens) -> tuple[tuple[str, str], ...]:
+    """Where a verbless request goes from and to: "from <a place>", "to <a place>", and the name that
+    "to" hangs on ("Dublin to Faro": from Dublin). Numbers, dates and times are no places."""
+    out: list[tuple[str, str]] = []
+    for tok in tokens:
+        if tok.dep_ != "prep" or tok.lower_ not in ("from", "to"):
+            continue
+        ends = [c for c in tok.children if c.dep_ == "pobj" and _a_place(c)]
+        out += [(tok.lower_, _span([t for t in c.subtree if t.i <= c.i])) for c in ends]
+        if ends and tok.lower_ == "to" and tok.head.pos_ == "PROPN" and _a_place(tok.head):
+            out.append(
+                ("from", _span([t for t in tok.head.subtree if t.i <= tok.head.i and t.pos_ == "PROPN"]))
+            )
+    return tuple(out)
+
+
+def _a_place(tok) -> bool:
+    return not tok.like_num and tok.ent_type_ not in ("DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY")
+
+
 def _antecedent(sent, upto: int | None = None):
     """What a pronoun object stands for: the nearest noun phrase (a common noun at its head) before the
     request's clause in its own sentence ("I'm nearly out of my pills, can you reorder them"), else the
@@ -993,6 +1016,9 @@ def _elliptical(tokens: list, i: int) -> str | None:
     counted = clock or any(t.like_num or t.lower_ in ("one", "two") for t in words)
     if not verbs and timed and counted and len(words) >= 3 and not any(_judged(t) for t in words):
         return "fragment"
+    ends = {prep for prep, _ in _ends(tokens[i:])}
+    if not verbs and timed and ends == {"from", "to"} and not any(_judged(t) for t in words):
+        return "fragment"  # "Lisbon to Porto on the 3rd": a journey and when, the trip itself is asked for
     if _spec_list(tokens, i):
         return "fragment"
     return None
