@@ -367,3 +367,16 @@ def test_who_is_to_be_there_is_read_and_only_a_tool_that_names_people_takes_them
     takers = {t["name"] for t in TOOLS if _takes_people(t)}
     assert "create_event" in takers  # attendees: people invited
     assert "book_table" not in takers  # party_size counts people, it names none
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("book it if it's under a hundred quid", "request"),  # a condition on the act, not a question
+        ("grab two for the match if there's any left", "request"),
+        ("tell me if the shop is open", "statement"),  # "if" opens what to tell: words, not an act
+        ("remind me what time zone Sydney is in", "statement"),
+    ],
+)
+def test_a_condition_on_a_command_is_no_question_it_asks(message, kind):
+    assert read_act(message).kind == kind

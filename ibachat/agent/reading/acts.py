@@ -810,8 +810,12 @@ _WH = frozenset({"what", "when", "where", "how", "why", "whether", "which", "who
 
 def _asks_information(verb) -> bool:
     """The verb's complement is a question clause and it has no object of its own."""
-    if any(c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN") for c in verb.children):
-        return False
+    if any(
+        c.dep_ == "dobj"
+        and (c.pos_ in ("NOUN", "PROPN", "NUM") or (c.lower_ in _PRONOUNS and c.lower_ != "them"))
+        for c in verb.children
+    ):
+        return False  # an object of its own ("grab two ... if there's any left", "book it if ..."): a thing
     for c in verb.children:
         if c.dep_ in ("ccomp", "xcomp", "advcl", "dobj") and c.i > verb.i:
             first = min(c.subtree, key=lambda t: t.i)
