@@ -270,6 +270,8 @@ def warm_up() -> None:
                 for argv in (
                     ["ask", "--model", "none", "--json", "Book a table for two on Friday at 7pm"],
                     ["ask", "--model", "none", "--json", "What should I cook tonight?"],
+                    # a span from now: dateparser is loaded and its first parse (about 0.2 s) is done
+                    ["ask", "--model", "none", "--json", "Remind me in two hours to call the bank"],
                     ["memory", "search", "table"],
                     ["memory", "show"],
                 ):
