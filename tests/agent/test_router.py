@@ -380,3 +380,18 @@ def test_who_is_to_be_there_is_read_and_only_a_tool_that_names_people_takes_them
 )
 def test_a_condition_on_a_command_is_no_question_it_asks(message, kind):
     assert read_act(message).kind == kind
+
+
+@pytest.mark.parametrize(
+    ("message", "tool"),
+    [
+        ("can you put together a week of high-protein breakfasts", "create_meal_plan"),
+        ("work out a week of dinners for my mum, she's diabetic", "create_meal_plan"),  # not a workout
+        ("work out a month of runs for me, building to 10k", "create_workout_plan"),
+    ],
+)
+def test_a_span_of_time_of_things_is_those_things(minilm, message, tool):
+    (request,) = read_act(message).requests
+    assert request.head in ("breakfast", "dinner", "run"), request
+    r = route(message, TOOLS, minilm)
+    assert r.kind == "tool" and r.tool["name"] == tool, (r.kind, r.why, r.scores)

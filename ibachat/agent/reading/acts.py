@@ -848,6 +848,13 @@ def _object(doc, verb) -> tuple[str, str, tuple[str, ...], bool]:
         for t in verb.subtree
         if t.pos_ in ("NOUN", "PROPN") and t.i != verb.i and t.i not in content
     )
+    for child in verb.children:  # "work out a week of dinners": a span of time "of" the things made
+        timed = child.dep_ == "npadvmod" or (child.dep_ == "dobj" and child.ent_type_ in ("DATE", "TIME"))
+        if timed and child.pos_ == "NOUN":
+            things = [g for p in child.children if p.dep_ == "prep" and p.lower_ == "of" for g in p.children]
+            things = [g for g in things if g.dep_ == "pobj" and g.pos_ == "NOUN"]
+            if things:
+                return _span(list(child.subtree)), things[0].lemma_.lower(), nouns, True
     for dep in ("dobj", "attr", "oprd"):
         found = [
             c
