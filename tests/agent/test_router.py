@@ -395,3 +395,23 @@ def test_a_span_of_time_of_things_is_those_things(minilm, message, tool):
     assert request.head in ("breakfast", "dinner", "run"), request
     r = route(message, TOOLS, minilm)
     assert r.kind == "tool" and r.tool["name"] == tool, (r.kind, r.why, r.scores)
+
+
+@pytest.mark.parametrize(
+    ("message", "result", "tool"),
+    [
+        ("get us a couple of burritos delivered for lunch", "deliver", "order_food"),
+        ("get my inhaler prescription renewed", "renew", "refill_prescription"),
+        ("get a table booked for Friday at Rosa's", "book", "book_table"),
+    ],
+)
+def test_the_state_a_thing_is_to_be_got_into_says_what_is_to_be_done(minilm, message, result, tool):
+    (request,) = read_act(message).requests
+    assert request.result == result, request
+    r = route(message, TOOLS, minilm)
+    assert r.kind == "tool" and r.tool["name"] == tool, (r.kind, r.why, r.scores)
+
+
+def test_a_state_a_thing_is_in_is_no_result_asked_for():
+    (request,) = read_act("get the blue one, the red one was damaged").requests
+    assert request.result == ""

@@ -431,6 +431,8 @@ def _evidence(
             bonus += JOURNEY  # "a seat from Mumbai to Delhi": a journey, a tool that goes from and to
     if _EMAIL_ADDRESS.search(message) and _takes_email(tool):
         bonus, named = bonus + HEAD_IN_NAME, True  # "... he's marco@firm.io": a tool that writes to one
+    if request.result and _same(_stem(request.result), name | desc | {_stem(a) for a in tool_acts(tool)}):
+        bonus, named = bonus + HEAD_IN_DESCRIPTION, True  # "get me pad thai delivered": what it promises
     if request.company and _takes_people(tool):
         bonus, named = bonus + COMPANY_SLOT, True  # "lunch with Hana": a tool that invites people
     values = _values_named(

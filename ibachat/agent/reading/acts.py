@@ -97,9 +97,10 @@ class Request:
     # a fragment's qualities of the thing it names ("awful" in "awful train this morning, 40 minutes late",
     # "vegetarian" in "vegetarian meal plan, 5 days"): the router asks each to be a value of the tool
     quals: tuple[str, ...] = ()
-    company: tuple[
-        str, ...
-    ] = ()  # who is to be there, after "with" ("lunch with Hana", "a call with my boss")
+    # who is to be there, after "with" ("lunch with Hana", "a call with my boss")
+    company: tuple[str, ...] = ()
+    # the state the thing is to be got into ("get me pad thai delivered": "deliver")
+    result: str = ""
 
 
 @dataclass
@@ -640,6 +641,7 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
             obj, head, common = earlier.text, earlier.root.lemma_.lower(), True
             nouns = (*nouns, *(t.lemma_.lower() for t in earlier if t.pos_ in ("NOUN", "PROPN")))
     company = _company(verb)
+    result = _result(verb)
     return [
         Request(
             _span(own).rstrip(" .!,"),
@@ -653,8 +655,25 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
             media,
             venues,
             company=company,
+            result=result,
         )
     ]
+
+
+def _result(verb) -> str:
+    """The lemma of the past participle a "get" / "have" puts its thing into ("get me pad thai
+    delivered", "have the flowers sent", "get a table booked"), else ""."""
+    if verb.lemma_.lower() not in ("get", "have"):
+        return ""
+    for c in verb.children:
+        if c.dep_ == "dobj":  # "get [pad thai] [delivered]": the participle hangs on the thing
+            done = [g for g in c.children if g.dep_ == "acl" and g.tag_ == "VBN"]
+            if done:
+                return done[0].lemma_.lower()
+        if c.dep_ == "ccomp" and c.tag_ in ("VBN", "VBD") and c.i > verb.i:  # "get [the car] serviced"
+            if any(g.dep_ in ("nsubj", "nsubjpass") and g.i < c.i for g in c.children):
+                return c.lemma_.lower()
+    return ""
 
 
 def _company(verb) -> tuple[str, ...]:
