@@ -403,6 +403,7 @@ def test_a_span_of_time_of_things_is_those_things(minilm, message, tool):
         ("get us a couple of burritos delivered for lunch", "deliver", "order_food"),
         ("get my inhaler prescription renewed", "renew", "refill_prescription"),
         ("get a table booked for Friday at Rosa's", "book", "book_table"),
+        ("we want two curries delivered from Spice Mill", "deliver", "order_food"),  # a want of it so
     ],
 )
 def test_the_state_a_thing_is_to_be_got_into_says_what_is_to_be_done(minilm, message, result, tool):

@@ -1018,6 +1018,14 @@ def _want_object(sent, tokens: list, k: int, form: str) -> list[Request]:
             form,
             tuple(t.lemma_.lower() for t in nouns),
             venues=_venues(rest),  # "we fancy an indian tonight ... from the Spice Mill"
+            result=next(  # "I need a kettle, under £40, delivered fast": the state it is wanted in
+                (
+                    t.lemma_.lower()
+                    for t in rest
+                    if t.tag_ == "VBN" and t.dep_ == "acl" and t.head.pos_ == "NOUN"
+                ),
+                "",
+            ),
         )
     ]
 
