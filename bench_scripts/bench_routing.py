@@ -1,7 +1,8 @@
 """Routing through the one action path: false actions, wrong tools and missed actions.
 
     python bench_scripts/bench_routing.py [--data tests/data/routing/routing.jsonl] [--split dev|held|all]
-        (a second held-out set, written later by someone who did not see the errors: --data tests/data/routing/held2.jsonl --split all)
+        (held-out sets written later by someone who saw neither the errors nor the router, each run once
+        before any change for it: --data tests/data/routing/held2.jsonl ... held6.jsonl --split all)
         [--embedder minilm] [--json FILE] [--show-errors]
 
 Every message goes to ``Planner.act`` (the path chat, the TUI, ``ask`` and ``ibachat bench`` call) with
