@@ -468,9 +468,7 @@ _ORIGIN = re.compile(
     r"origin|departure|pick[ _-]?up|^from$|start(?:ing)?[ _](?:point|place)|leaving from", re.I
 )
 # how a parameter names people who take part (its name or description), as parameters are named
-_PEOPLE_PARAM = re.compile(
-    r"\b(?:people|persons?|attendees?|participants?|guests?|invitees?|invited)\b", re.I
-)
+_PEOPLE_PARAM = re.compile(r"\b(?:people|persons?|attendees?|participants?|guests?|invited)\b", re.I)
 _EMAIL_ADDRESS = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 
 
