@@ -118,12 +118,16 @@ def test_an_update_in_the_users_words_replaces_the_diet_it_contradicts(home):
 
 def test_a_requests_house_number_and_time_are_the_requests_not_a_bound(home):
     """Issue 20, item 7: "from 7 Mill Lane ... at 8am" is an address and a time, never `hour>=7`."""
-    from ibachat.agent.execution.slots import _parsed_places
     from ibachat.agent.reading.acts import read_act
+    from ibachat.agent.reading.frame import read_frame
 
     said = "Get me a cab from 7 Mill Lane to Leeds station on Friday at 8am"
     assert read_act(said).asks  # "8am" is no negation of the command
-    assert _parsed_places(said) == [("from", "7 Mill Lane"), ("to", "Leeds station")]
+    assert [(p.prep, p.span.text) for p in read_frame(said).places] == [
+        ("from", "7 Mill Lane"),
+        ("to", "Leeds station"),
+    ]
+    assert not [a for a in read_frame(said).amounts if a.value == 7]
     _say(home, datetime(2026, 3, 2, 9, tzinfo=UTC), said, "Could you read this article out to me?")
     assert [e for e in home.ledger.all() if e.speaker == "user"] == []
 

@@ -239,8 +239,9 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
             )
         stance = bool(stance_cues(sentence)) or bool(_ASKS.search(sentence))
         avoided = [p.phrase for p in prefs if p.polarity < 0 and p.sentence == sentence]
-        amounts = quantities(sentence)
-        if amounts and _asks_once(sentence, raw_sentence(turn.text[:2000], sentence)):
+        raw = raw_sentence(turn.text[:2000], sentence)
+        amounts = quantities(sentence, raw)
+        if amounts and _asks_once(sentence, raw):
             amounts = []
         for q in amounts:
             if q.op == "=" and any(o.unit == q.unit and o.op == "=" for o in amounts[amounts.index(q) + 1 :]):

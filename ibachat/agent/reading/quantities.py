@@ -108,9 +108,12 @@ def _op(text: str, start: int, end: int, default: str = "=") -> str:
     return default
 
 
-def quantities(text: str) -> list[Quantity]:
-    """Every amount in ``text`` (lower-cased or not) with its unit class and comparator."""
+def quantities(text: str, raw: str = "") -> list[Quantity]:
+    """Every amount in ``text`` (lower-cased or not) with its unit class and comparator. ``raw``: the same
+    words as written, when ``text`` is normalised: a number before a capitalised word there is part of a
+    name ("7 Mill Lane"), never a time or a bound."""
     t = text.lower()
+    named = {m.group(1) for m in re.finditer(r"(?<![\w.:])(\d+)\s+[A-Z][a-z]", raw or text)}
     out: list[Quantity] = []
     taken: list[tuple[int, int]] = []
 
@@ -161,6 +164,8 @@ def quantities(text: str) -> list[Quantity]:
         before = t[max(0, m.start() - 24) : m.start()]
         if not ap and not _TIME_CONTEXT.search(before):
             continue
+        if not ap and m.group("n") in named:
+            continue  # "from 7 Mill Lane": a house number, not seven o'clock
         if hour > 24 or (m.group("m") and int(m.group("m")) >= 60):
             continue
         if ap == "pm" and hour < 12:
@@ -174,7 +179,7 @@ def quantities(text: str) -> list[Quantity]:
         if not free(m.start(), m.end()):
             continue
         op = _op(t, m.start(), m.end(), default="")
-        if op:
+        if op and m.group(1) not in named:  # "from 7 Mill Lane": a house number
             out.append(Quantity(float(m.group(1)), "number", op, m.group(0)))
             taken.append(m.span())
     for word in ("noon", "midday"):

@@ -1,0 +1,1035 @@
+"""What a request states, read once from its parse: places, amounts, named spans, things, people.
+
+``read_frame(text)`` reads a request (no schema, no memory) into typed spans, each with its place in the
+text, so that whatever fills a parameter from it can quote the user's own words:
+
+- ``places``: the object of each preposition of place ("to the Royal Infirmary", "from work", "out of
+  Leeds Bradford", "at Kaffeine") and a verbless journey's ends ("JFK to LAX", "Dublin -> Berlin"),
+  the phrase running from the preposition to the next boundary the parse gives (a punctuation mark, a
+  preposition, a conjunction, a verb, a pronoun) or the first word of a day or a time ("Rome the day after
+  tomorrow" is Rome);
+- ``amounts``: numbers with what they count, read from the tokens: the number (digits, or words read by
+  ``text2num``; "a"/"an" before a unit; "a couple of", "a dozen", "half", "and a half"), the noun it
+  counts with the words that qualify it ("2 checked bags"), its unit (a span of time, money, a
+  percentage, a distance) and a rate ("1800 calories a day"), and the comparator before it ("no more
+  than", "under", "nothing over"). Numbers inside a day, a clock time or a span from now ("in two
+  hours") are no amounts. A count of people is read from its forms ("for 4", "6 of us", "me and my 3
+  mates", "party of six");
+- ``labelled``: spans a word names: a title ("called Budget review", "titled Wifi"), a subject ("with
+  the subject Invoice 42"), what is to be said ("saying the report is late", "tell him it's paid", what
+  follows a colon, quoted words), what to be reminded of ("remind me ... to take the bread out"), a
+  topic ("about my leave");
+- ``things``: the object of the request's verb, split at its coordination ("a pad thai and a green
+  curry"), and lists of short noun phrases ("bananas, rice, tinned tomatoes");
+- ``negated``: the words a negation governs ("no cutlery", "don't allow substitutions").
+
+The word lists here are closed classes (prepositions of place, units, comparators, number words, the
+words of days and times). Which parameter a span fills is decided from the tool's schema
+(``alignment/request_values.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from spacy.tokens import Doc, Token
+
+
+@dataclass(frozen=True)
+class Span:
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Place:
+    prep: str  # the preposition as said: to, from, out of, at, in, near, via, -> (a journey's arrow)
+    role: str  # destination | origin | at
+    span: Span
+    name: bool  # holds a proper name (a capital, an entity), not only common nouns ("work", "the station")
+
+
+@dataclass(frozen=True)
+class Amount:
+    value: float
+    unit: str  # time unit (minute, hour, day, night, week, fortnight, month), money, percent, km, mile, count
+    noun: str  # the lemma of what it counts ("bag", "calorie", "people", "ticket"), "" when none
+    words: tuple[str, ...]  # lemmas of the noun and its qualifiers ("checked", "bag")
+    per: str  # a rate's unit ("day" in "1800 calories a day"), "" when none
+    op: str  # "=", "<=" or ">="
+    span: Span
+
+
+@dataclass(frozen=True)
+class Frame:
+    text: str
+    when_mask: tuple[tuple[int, int], ...] = ()
+    places: tuple[Place, ...] = ()
+    amounts: tuple[Amount, ...] = ()
+    labelled: dict[str, Span] = field(default_factory=dict)
+    things: tuple[tuple[Span, ...], ...] = ()  # object lists: the verb's coordinated objects, then lists
+    verb_objects: tuple[Span, ...] = ()  # the request verb's coordinated objects (with their lemmas below)
+    object_heads: tuple[str, ...] = ()  # the lemma of each of those objects' head nouns
+    negated: frozenset[str] = frozenset()  # lemmas a negation governs
+    refused: tuple[Span, ...] = ()  # the things (nouns) a negation governs, in the request's words and order
+    written_to: Span | None = None  # the person a message is for ("Email Marco", "write to Ana")
+    emails: tuple[str, ...] = ()
+    company: tuple[Span, ...] = ()  # who is to be there ("with Sam")
+    phrases: tuple[tuple[str, Span], ...] = ()  # (preposition, its object) for every other preposition
+    ranges: tuple[tuple[str, str, Span], ...] = ()  # a stretch of days or hours: (first, last, all its words)
+    lemmas: tuple[str, ...] = ()
+
+    def masked(self, start: int, end: int) -> bool:
+        return any(a < end and start < b for a, b in self.when_mask)
+
+
+# ----------------------------------------------------------------------------------- closed classes
+_TO = frozenset({"to", "into", "towards", "toward", "->", "→", "=>"})
+_FROM = frozenset({"from"})
+_AT = frozenset({"at", "in", "near", "via", "outside"})
+_STOP_WORDS = frozenset({"please", "pls", "plz", "asap", "thanks", "thx", "ta", "cheers", "if", "possible"})
+_NAME_JOINS = frozenset({"of", "upon", "on", "de", "la", "le", "du", "del", "van", "von", "&", "and", "the"})
+_TIME_UNITS = {
+    "minute": "minute", "min": "minute", "mins": "minute", "minutes": "minute", "hour": "hour", "hr": "hour",
+    "hrs": "hour", "hours": "hour", "h": "hour", "day": "day", "days": "day", "night": "night", "nights": "night",
+    "week": "week", "weeks": "week", "wk": "week", "wks": "week", "fortnight": "fortnight",
+    "fortnights": "fortnight", "month": "month", "months": "month", "year": "year", "years": "year",
+}  # fmt: skip
+_CURRENCY_SIGNS = {"£": "GBP", "$": "USD", "€": "EUR", "¥": "JPY", "₹": "INR"}
+_CURRENCY_WORDS = frozenset(
+    "pounds pound quid dollars dollar bucks euros euro usd eur gbp rupees rs inr yen francs chf aud cad".split()
+)
+_PERCENT_WORDS = frozenset({"%", "percent", "per cent", "pc"})
+_DISTANCE = {"km": "km", "kms": "km", "kilometre": "km", "kilometres": "km", "kilometer": "km",
+             "kilometers": "km", "mile": "mile", "miles": "mile", "mi": "mile", "metre": "m", "metres": "m",
+             "meter": "m", "meters": "m", "m": "m"}  # fmt: skip
+_WORD_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "single": 1, "couple": 2, "pair": 2, "dozen": 12, "half": 0.5, "quarter": 0.25,
+    "both": 2,
+}  # fmt: skip
+_UPPER = (
+    "under", "below", "less than", "no more than", "not more than", "max", "maximum", "up to", "at most",
+    "within", "cheaper than", "nothing over", "nothing above", "not over", "not above", "no higher than",
+    "tops", "or less", "or under", "budget", "budget of", "no more than about", "capped at", "limit",
+    "nothing that takes over", "nothing that takes more than", "nothing more than", "not exceeding",
+)  # fmt: skip
+_LOWER = ("over", "above", "more than", "at least", "min", "minimum", "from", "upwards of", "no less than")
+_PEOPLE = frozenset(
+    "people person persons guests guest adults adult passengers passenger travellers travelers diners "
+    "of us".split()
+)
+_PEOPLE_WORDS = frozenset("people person persons guest guests adult adults passenger passengers traveller "
+                          "travellers traveler travelers diner diners friends friend mates mate kids kid children "
+                          "child colleagues colleague others".split())  # fmt: skip
+_NEGATORS = frozenset({"no", "not", "n't", "never", "without", "nothing", "none", "nor", "dont", "don't"})
+_SAY_VERBS = frozenset({"say", "tell", "let", "write", "note", "inform", "mention", "explain", "ask"})
+_REMIND_VERBS = frozenset({"remind", "ping", "nudge", "alert", "prompt", "text", "message", "call"})
+_TITLE_WORDS = ("titled", "entitled", "called", "named", "title", "headed")
+_SUBJECT_WORDS = ("subject line", "subject", "re:", "regarding")
+_CLAUSE_END = re.compile(r"[.!?;](?:\s|$)|\n")
+
+# Day and time words: a closed class (weekdays, months, relative days, parts of the day, clock forms).
+_WD = r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?"
+_MON = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_TIME_PATTERNS = re.compile(
+    r"(?i)\b(?:"
+    rf"(?:(?:this|next|last|coming|every|each|on|the)\s+)*{_WD}(?:\s+(?:week|morning|afternoon|evening|night|arvo))?"
+    rf"(?:\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?)?"
+    rf"|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MON}(?:\s+\d{{4}})?"
+    rf"|{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
+    r"|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b(?:\s+of\s+(?:the\s+)?(?:month|next month))?"
+    r"|\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?"
+    r"|\d{1,2}[:.]\d{2}\s*(?:am|pm|a\.m\.|p\.m\.|h)?"
+    r"|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)"
+    r"|(?:at|by|from|till|until|til|to|before|after|around|about|for|-)\s+\d{1,2}(?:[:.]\d{2})?(?!\s*(?:%|percent|people|"
+    r"guests|persons|of us|nights?|days?|weeks?|hours?|minutes?|mins?|tickets?|seats?|items?|bags?|pounds|quid|dollars|"
+    r"euros|calories|meals?|visits?|x\b|-|\w))"
+    r"|(?:half|quarter)\s+(?:past|to)\s+\w+|half\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"|(?:the\s+)?day\s+after\s+tomorrow|day\s+before\s+yesterday"
+    r"|(?:a|one|two|three|\d+)\s+(?:weeks?|days?|fortnight)\s+(?:from|on|after)\s+\w+"
+    r"|(?:this|next|last|the)\s+(?:week(?:end)?|month|year|morning|afternoon|evening|night)"
+    r"|(?:first|last)\s+thing"
+    r"|end\s+of\s+(?:the\s+)?(?:month|week|year|day)|(?:start|beginning)\s+of\s+(?:the\s+)?(?:month|week|year)"
+    r"|(?:in|within)\s+(?:an?|one|two|three|four|five|six|ten|fifteen|twenty|thirty|forty|forty-five|\d{1,3}|half\s+an)"
+    r"\s+(?:hours?|minutes?|mins?|hrs?)"
+    r"|today|tonight|tomorrow|tmrw|tmr|tomoz|2moro|2morrow|yesterday|noon|midday|midnight|weekend|weekdays?|"
+    r"mornings?|afternoons?|evenings?|arvo|lunchtime|teatime"
+    r")\b",
+)
+_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_QUOTED = re.compile(r"[\"“‘]([^\"”’]{1,200})[\"”’]|(?<![\w])'([^']{2,120})'(?![\w])")
+
+
+_CLOCK_RANGE = re.compile(
+    r"(?i)\b(?:from\s+)?(\d{1,2}(?:[:.]\d{2})?)\s*(am|pm)?\s*(?:-|–|to|till|til|until)\s*(\d{1,2}(?:[:.]\d{2})?)\s*(am|pm)\b"
+)
+_RANGE_JOIN = re.compile(r"(?i)^\s*(?:to|till|til|until|through|thru|-|–|and)\s*$")
+
+
+def _ranges(text: str, mask: tuple[tuple[int, int], ...]) -> tuple[tuple[str, str, Span], ...]:
+    """Stretches of time said with both ends: "from the 22nd to the 27th", "Jan 3 to Jan 6", "from Friday
+    until Monday", "9 till 11am" (the first hour takes the half of the day of the last when it can)."""
+    out: list[tuple[str, str, Span]] = []
+    for m in _CLOCK_RANGE.finditer(text):
+        first, last = m.group(1) + (m.group(2) or ""), m.group(3) + m.group(4)
+        if not m.group(2):
+            h1, h2 = int(re.split(r"[:.]", m.group(1))[0]), int(re.split(r"[:.]", m.group(3))[0])
+            half = m.group(4).lower()
+            first += half if h1 < h2 or h2 == 12 else ("am" if half == "pm" else "pm")
+        out.append((first, last, Span(m.group(0), m.start(), m.end())))
+    for (a1, b1), (a2, b2) in zip(mask, mask[1:]):
+        between = text[b1:a2]
+        if not _RANGE_JOIN.match(between) or any(s.span.start <= a1 < s.span.end for s in ()):
+            continue
+        if between.strip().lower() == "and" and not re.search(r"(?i)\bbetween\s*$", text[:a1]):
+            continue
+        first = re.sub(r"(?i)^(?:from|between)\s+", "", text[a1:b1].strip())
+        if any(r[2].start <= a1 < r[2].end for r in out):
+            continue
+        out.append((first, text[a2:b2].strip(), Span(text[a1:b2], a1, b2)))
+    return tuple(out)
+
+
+def _when_mask(text: str) -> tuple[tuple[int, int], ...]:
+    from ibachat.agent.reading.when import read_when
+
+    spans = [(m.start(), m.end()) for m in _TIME_PATTERNS.finditer(text)]
+    spans += [(m.start(), m.end()) for m in _CLOCK_RANGE.finditer(text)]
+    when = read_when(text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc))
+    low = text.lower()
+    for words in (when.day_words, when.time_words):
+        if words:
+            i = low.find(words.lower())
+            if i >= 0:
+                spans.append((i, i + len(words)))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for a, b in spans:
+        if merged and a <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return tuple(merged)
+
+
+# ----------------------------------------------------------------------------------- numbers
+def _number_of(tokens: list[Token], i: int) -> tuple[float | None, int]:
+    """The number that starts at token ``i`` and the index after it: digits ("1,800", "3.5"), number
+    words ("twenty-five", "two thousand": ``text2num``), "a couple of", "a dozen", "and a half"."""
+    t = tokens[i]
+    low = t.lower_
+    value: float | None = None
+    j = i + 1
+    if re.fullmatch(r"\d+(?:,\d{3})*(?:\.\d+)?", t.text):
+        value = float(t.text.replace(",", ""))
+    elif re.fullmatch(r"\d+(?:\.\d+)?k", low):
+        value = float(low[:-1]) * 1000
+    else:
+        run = []
+        k = i
+        while k < len(tokens) and _is_number_word(tokens[k]):
+            run.append(tokens[k].lower_)
+            k += 1
+            if (
+                k < len(tokens)
+                and tokens[k].text == "-"
+                and k + 1 < len(tokens)
+                and _is_number_word(tokens[k + 1])
+            ):
+                k += 1
+        if run:
+            value = _words_to_number(run)
+            j = k
+        elif low in ("a", "an") and j < len(tokens) and tokens[j].lower_ in ("couple", "dozen", "pair"):
+            value = float(_WORD_NUMBERS[tokens[j].lower_])
+            j += 1
+        elif low in ("a", "an", "one", "once"):
+            value = 1.0
+        elif low in ("twice", "thrice"):
+            value = 2.0 if low == "twice" else 3.0  # "twice a week": a count of times, per a week
+        elif low in ("couple", "dozen", "pair", "half", "quarter", "both"):
+            value = float(_WORD_NUMBERS[low])
+    if value is None:
+        return None, i
+    if j < len(tokens) and tokens[j].lower_ == "of" and low in ("couple", "a", "pair") and value == 2:
+        j += 1  # "a couple of tickets"
+    elif j < len(tokens) and tokens[j].lower_ == "dozen":
+        value, j = value * 12, j + 1  # "two dozen"
+    if (
+        j + 2 < len(tokens)
+        and tokens[j].lower_ == "and"
+        and tokens[j + 1].lower_ == "a"
+        and tokens[j + 2].lower_ == "half"
+    ):
+        value, j = value + 0.5, j + 3  # "three and a half hours"
+    return value, j
+
+
+def _is_number_word(t: Token) -> bool:
+    if t.like_num and not re.search(r"\d", t.text):
+        return t.lower_ not in ("one",) or True
+    return False
+
+
+def _words_to_number(words: list[str]) -> float | None:
+    from text_to_num import text2num
+
+    try:
+        return float(text2num(" ".join(words), "en"))
+    except ValueError:
+        single = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                  "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
+        return float(single[words[0]]) if len(words) == 1 and words[0] in single else None
+
+
+def _comparator(text: str, start: int) -> str:
+    before = re.sub(r"\s+", " ", text[max(0, start - 40) : start].lower()).rstrip(" £$€¥₹")
+    for phrase in sorted(_UPPER, key=len, reverse=True):
+        if re.search(rf"(?:^|\W){re.escape(phrase)}\s*$", before):
+            return "<="
+    for phrase in sorted(_LOWER, key=len, reverse=True):
+        if re.search(rf"(?:^|\W){re.escape(phrase)}\s*$", before):
+            negated = re.search(
+                r"\b(?:nothing|no|not|never)\b(?:\s+\w+){0,3}\s*$", before[: -len(phrase)] or ""
+            )
+            return "<=" if negated else ">="
+    return "="
+
+
+def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amount]:
+    tokens = list(doc)
+    out: list[Amount] = []
+    i = 0
+
+    def masked(a: int, b: int) -> bool:
+        return any(x < b and a < y for x, y in mask)
+
+    while i < len(tokens):
+        t = tokens[i]
+        sign = None
+        if t.text in _CURRENCY_SIGNS and i + 1 < len(tokens):
+            sign, i = _CURRENCY_SIGNS[t.text], i + 1
+            t = tokens[i]
+        value, j = _number_of(tokens, i)
+        if value is None:
+            i += 1
+            continue
+        start = tokens[i - 1].idx if sign else t.idx
+        article = t.lower_ in ("a", "an", "one", "half", "quarter", "couple", "pair", "both") and not sign
+        bare_article = t.lower_ in ("a", "an") and value == 1  # "a table" states no count; "a week" does
+        # "half an hour", "quarter of an hour"
+        if t.lower_ in ("half", "quarter") and j < len(tokens) and tokens[j].lower_ in ("an", "a", "of"):
+            while j < len(tokens) and tokens[j].lower_ in ("an", "a", "of"):
+                j += 1
+        if j < len(tokens) and tokens[j].text == "-":
+            j += 1  # "5-day", "45-minute"
+        unit, noun, words, k = "count", "", [], j
+        nxt = tokens[k].lower_ if k < len(tokens) else ""
+        if sign:
+            unit = "money"
+        elif nxt in _CURRENCY_WORDS:
+            unit, k = "money", k + 1
+        elif nxt in ("%", "percent", "pc") or (
+            nxt == "per" and k + 1 < len(tokens) and tokens[k + 1].lower_ == "cent"
+        ):
+            unit, k = "percent", k + (2 if nxt == "per" else 1)
+        elif nxt in _TIME_UNITS:
+            unit, k = _TIME_UNITS[nxt], k + 1
+            if (
+                k + 2 < len(tokens)
+                and tokens[k].lower_ == "and"
+                and tokens[k + 1].lower_ in ("a", "an")
+                and tokens[k + 2].lower_ == "half"
+            ):
+                value, k = value + 0.5, k + 3  # "an hour and a half"
+        elif nxt in _DISTANCE:
+            unit, k = _DISTANCE[nxt], k + 1
+        elif nxt == "of" and k + 1 < len(tokens) and tokens[k + 1].lower_ in ("us", "them", "you"):
+            unit, noun, words, k = "count", "people", ["people"], k + 2  # "6 of us"
+        if (
+            unit in ("count", "minute", "hour", "day", "night", "week", "fortnight", "month", "year")
+            and not noun
+        ):
+            noun, words, k = _counted(tokens, k, unit)
+        if unit == "count" and j < len(tokens) and tokens[j].text[:1].isupper() and tokens[j].pos_ == "PROPN":
+            i = max(j, i + 1)  # "4 Rose Row", "221B Baker Street": a number in a name, no count
+            continue
+        if article and unit == "count" and (not noun or bare_article):
+            i += 1  # "a", "one" alone count nothing ("for a", "one-way")
+            continue
+        if unit == "count" and not noun and t.lower_ in ("half", "quarter"):
+            i += 1
+            continue
+        end = tokens[k - 1].idx + len(tokens[k - 1].text) if k > i else t.idx + len(t.text)
+        if (
+            masked(start, t.idx + len(t.text))
+            and unit not in ("money", "percent")
+            and not (
+                unit in ("minute", "hour", "day", "week", "fortnight", "night") and not _from_now(text, start)
+            )
+        ):
+            i = max(j, i + 1)
+            continue
+        per, k2 = _rate(tokens, k)
+        if per:
+            end = tokens[k2 - 1].idx + len(tokens[k2 - 1].text)
+        op = _comparator(text, start)
+        if unit == "count" and not noun:
+            people = _people_count(tokens, i, value)
+            if people is not None:
+                value, noun, words = people, "people", ["people"]
+                start = min(start, _people_start(tokens, i))
+            elif per and t.lower_ in ("once", "twice", "thrice"):
+                noun = ""  # "twice a week": times, per a week
+            elif per or op != "=":
+                unit = "number"  # "under 90 a night", "max 120": a bound with no unit said
+            else:
+                i = max(j, i + 1)
+                continue
+        out.append(Amount(value, unit, noun, tuple(words), per, op, Span(text[start:end], start, end)))
+        i = max(k2 if per else k, i + 1)
+    out += _company_counts(tokens, text, out)
+    return out
+
+
+def _from_now(text: str, start: int) -> bool:
+    """The amount is a span from now ("in two hours"), which says when, not how long."""
+    return bool(
+        re.search(r"\b(?:in|within)\s+(?:about\s+|around\s+)?$", text[max(0, start - 20) : start].lower())
+    )
+
+
+def _counted(tokens: list[Token], k: int, unit: str) -> tuple[str, list[str], int]:
+    """The noun a number counts and the words that qualify it ("2 checked bags", "45 minute sessions")."""
+    words: list[str] = []
+    j = k
+    if unit != "count":  # "45 minute sessions", "30 minutes to cook": a noun or a purpose, never a verb form
+        if j + 1 < len(tokens) and tokens[j].lower_ == "to" and tokens[j + 1].pos_ == "VERB":
+            return tokens[j + 1].lemma_.lower(), [tokens[j + 1].lemma_.lower()], k
+        if (
+            j < len(tokens)
+            and tokens[j].pos_ == "NOUN"
+            and tokens[j].tag_ in ("NN", "NNS")
+            and tokens[j].lower_ not in _TIME_UNITS
+        ):
+            noun = tokens[j].lemma_.lower()
+            return noun, [noun], j + 1
+        return "", [], k
+    while j < len(tokens) and j < k + 4:
+        t = tokens[j]
+        if t.pos_ in ("ADJ", "NOUN", "PROPN", "VERB") and t.tag_ in (
+            "JJ",
+            "NN",
+            "NNS",
+            "NNP",
+            "NNPS",
+            "VBN",
+            "VBG",
+        ):
+            if t.lower_ in _TIME_UNITS or t.lower_ in ("a", "per", "each", "every"):
+                break
+            words.append(t.lemma_.lower())
+            if t.pos_ in ("NOUN", "PROPN") and (
+                j + 1 >= len(tokens) or tokens[j + 1].pos_ not in ("NOUN", "PROPN")
+            ):
+                return t.lemma_.lower(), words, j + 1
+            j += 1
+            continue
+        if t.text == "-" and words:
+            j += 1
+            continue
+        break
+    return "", [], k
+
+
+def _rate(tokens: list[Token], k: int) -> tuple[str, int]:
+    """ "a day", "per night", "each week", "a head" after an amount: the unit it is counted per."""
+    if k + 1 < len(tokens) and tokens[k].lower_ in ("a", "an", "per", "each", "every", "/"):
+        nxt = tokens[k + 1]
+        if nxt.pos_ in ("NOUN", "PROPN") or nxt.lower_ in _TIME_UNITS:
+            return nxt.lemma_.lower(), k + 2
+    return "", k
+
+
+def _people_count(tokens: list[Token], i: int, value: float) -> float | None:
+    """A bare number that counts people: "for 4", "table for two", "party of six", "me and my 3 mates"
+    (3 + the speaker), "the two of us"."""
+    prev = tokens[i - 1].lower_ if i > 0 else ""
+    prev2 = tokens[i - 2].lower_ if i > 1 else ""
+    nxt = tokens[i + 1].lower_ if i + 1 < len(tokens) else ""
+    if (
+        prev in ("for", "of")
+        and nxt not in ("of",)
+        and (prev == "for" or prev2 in ("party", "group", "table"))
+    ):
+        if i + 1 < len(tokens) and tokens[i + 1].pos_ in ("NOUN", "PROPN") and nxt not in _PEOPLE_WORDS:
+            return None
+        return value
+    if (
+        nxt in _PEOPLE_WORDS
+        and prev in ("my", "our")
+        and prev2 == "and"
+        and i > 2
+        and tokens[i - 3].lower_ in ("me", "i")
+    ):
+        return value + 1  # "me and my 3 mates"
+    return None
+
+
+def _people_start(tokens: list[Token], i: int) -> int:
+    if i > 2 and tokens[i - 2].lower_ == "and" and tokens[i - 3].lower_ in ("me", "i"):
+        return tokens[i - 3].idx
+    return tokens[i - 1].idx if i > 0 else tokens[i].idx
+
+
+def _company_counts(tokens: list[Token], text: str, found: list[Amount]) -> list[Amount]:
+    """ "two of us", "just the two of us": a count of people said with words only."""
+    out = []
+    for m in re.finditer(r"(?i)\b(two|three|four|five|six|seven|eight|nine|ten|\d+) of us\b", text):
+        if any(a.span.start <= m.start() < a.span.end for a in found):
+            continue
+        n = _words_to_number([m.group(1).lower()]) if not m.group(1).isdigit() else float(m.group(1))
+        if n:
+            out.append(
+                Amount(n, "count", "people", ("people",), "", "=", Span(m.group(0), m.start(), m.end()))
+            )
+    return out
+
+
+# ----------------------------------------------------------------------------------- places and phrases
+def _boundary(t: Token, mask: tuple[tuple[int, int], ...], first: bool) -> bool:
+    if any(a <= t.idx < b for a, b in mask):
+        return True
+    if t.lower_ in _STOP_WORDS or t.is_space:
+        return True
+    if t.is_punct and t.text not in ("'", "’", "&", ".", "-"):
+        return True
+    if t.tag_ == "POS":
+        return False  # "Rosa's Thai"
+
+    if t.text == "." and not (t.i > 0 and len(t.nbor(-1).text) <= 3):
+        return True
+    if t.pos_ in ("VERB", "AUX", "SCONJ", "PART") and not (t.text[:1].isupper() and not first):
+        return True
+    if t.pos_ == "PRON" and t.tag_ != "PRP$":
+        return True
+    if t.pos_ == "ADV" and not t.text[:1].isupper() and t.lower_ not in ("home",):
+        return True
+    return False
+
+
+def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]) -> tuple[int, int] | None:
+    """The token range of the phrase a preposition at ``i`` governs: up to the next boundary."""
+    j = i + 1
+    end = j
+    while end < len(tokens):
+        t = tokens[end]
+        if (
+            end > j
+            and t.pos_ in ("ADP", "CCONJ")
+            or (end > j and t.pos_ == "DET" and t.lower_ not in ("the",))
+        ):
+            joins = (
+                t.lower_ in _NAME_JOINS
+                and end + 1 < len(tokens)
+                and tokens[end + 1].text[:1].isupper()
+                and tokens[end - 1].text[:1].isupper()
+            )
+            if not joins:
+                break
+        elif end > j and t.pos_ == "DET":
+            if not (
+                end + 1 < len(tokens)
+                and tokens[end + 1].text[:1].isupper()
+                and tokens[end - 1].text[:1].isupper()
+            ):
+                break
+        if _boundary(t, mask, end == j):
+            break
+        if t.pos_ == "ADP" and end == j:
+            break
+        end += 1
+    while end > j and (
+        tokens[end - 1].pos_ in ("DET", "ADP", "CCONJ") or tokens[end - 1].text in ("'", "-", ".")
+    ):
+        end -= 1
+    if end <= j:
+        return None
+    if not any(
+        tokens[k].pos_ in ("NOUN", "PROPN", "NUM", "ADJ", "X") or tokens[k].lower_ == "home"
+        for k in range(j, end)
+    ):
+        return None
+    return j, end
+
+
+def _places_and_phrases(
+    doc: Doc, text: str, mask: tuple[tuple[int, int], ...]
+) -> tuple[list[Place], list[tuple[str, Span]]]:
+    tokens = list(doc)
+    places: list[Place] = []
+    phrases: list[tuple[str, Span]] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        low = t.lower_
+        prep = None
+        if t.pos_ == "ADP" or low in _TO or low in ("->",):
+            prep = low
+        if low == "out" and i + 1 < len(tokens) and tokens[i + 1].lower_ == "of":
+            prep, i = "out of", i + 1
+        if t.text == "-" and i + 1 < len(tokens) and tokens[i + 1].text == ">":
+            prep, i = "->", i + 1
+        if prep is None or any(a <= t.idx < b for a, b in mask):
+            i += 1
+            continue
+        rng = _phrase_after(tokens, i, mask)
+        if rng is None:
+            i += 1
+            continue
+        a, b = rng
+        span = Span(text[tokens[a].idx : tokens[b - 1].idx + len(tokens[b - 1].text)], tokens[a].idx,
+                    tokens[b - 1].idx + len(tokens[b - 1].text))  # fmt: skip
+        named = any(
+            tokens[k].text[:1].isupper() or tokens[k].ent_type_ in ("GPE", "LOC", "FAC", "ORG")
+            for k in range(a, b)
+        )
+        if tokens[a].lower_ in ("a", "an", "some", "any"):
+            phrases.append((prep, span))  # "to a daily briefing": no particular place
+            i = b
+            continue
+        if prep in _TO or prep == "->":
+            places.append(Place(prep, "destination", span, named))
+            origin = _bare_origin(tokens, i, text, mask)
+            if origin is not None and not any(
+                p.span.start < origin.end and origin.start < p.span.end for p in places
+            ):  # "from 7 Mill Lane to Leeds": the start is said already
+                places.append(Place("", "origin", origin, True))
+        elif prep in _FROM or prep == "out of":
+            places.append(Place(prep, "origin", span, named))
+        elif prep in _AT:
+            places.append(Place(prep, "at", span, named))
+        phrases.append((prep, span))
+        i = b
+    return places, phrases
+
+
+def _bare_origin(tokens: list[Token], i: int, text: str, mask: tuple[tuple[int, int], ...]) -> Span | None:
+    """The start of a verbless journey before its "to" or arrow: "JFK to LAX", "Dublin -> Berlin"."""
+    k = i - 1 if tokens[i].text != ">" else i - 2
+    end = k + 1
+    while k >= 0 and (
+        tokens[k].pos_ == "PROPN"
+        or tokens[k].text[:1].isupper()
+        or tokens[k].ent_type_ in ("GPE", "LOC", "FAC")
+    ):
+        if any(a <= tokens[k].idx < b for a, b in mask) or tokens[k].i == 0 and tokens[k].pos_ == "VERB":
+            break
+        k -= 1
+    start = k + 1
+    if start >= end:
+        return None
+    if start > 0 and tokens[start - 1].pos_ == "ADP":
+        return None  # "from Boston to Denver": the origin is the preposition's
+    if start == 0 and tokens[0].pos_ != "PROPN" and tokens[0].ent_type_ == "":
+        return None
+    if tokens[start].text[:1].islower():
+        return None
+    a, b = tokens[start].idx, tokens[end - 1].idx + len(tokens[end - 1].text)
+    return Span(text[a:b], a, b)
+
+
+# ----------------------------------------------------------------------------------- labelled spans
+def _clause_tail(
+    text: str, start: int, mask: tuple[tuple[int, int], ...], *, stop_at_comma: bool
+) -> Span | None:
+    """From ``start`` to the end of its clause (a full stop, a question mark, a new line), trimmed of a
+    day or a time at its end and of a trailing "please"."""
+    m = _CLAUSE_END.search(text, start)
+    end = m.start() if m else len(text)
+    if stop_at_comma:
+        c = text.find(",", start, end)
+        end = c if c >= 0 else end
+    body = text[start:end]
+    # trim a trailing day/time and softeners
+    while True:
+        trimmed = body.rstrip(" ,.!?")
+        cut = None
+        for a, b in mask:
+            if start < a < start + len(trimmed) <= b:
+                cut = a - start  # a day or a time at its end
+        tail = re.search(
+            r"(?i)[\s,]+(?:please|pls|plz|thanks|thank you|asap|if possible|cheers|ta)\s*$", trimmed
+        )
+        if tail:
+            cut = tail.start() if cut is None else min(cut, tail.start())
+        if cut is None or cut <= 0:
+            body = trimmed
+            break
+        body = trimmed[:cut]
+        body = re.sub(r"(?i)\s+(?:on|at|by|for|from|this|next|every|each|in)\s*$", "", body)
+    body = body.strip(" ,.-–—:")
+    if len(body) < 2:
+        return None
+    a = start + (len(text[start:]) - len(text[start:].lstrip(" ,:-–—\"“'")))
+    body = body.lstrip(" ,:-–—")
+    a = text.find(body, start)
+    return Span(body, a, a + len(body))
+
+
+def _labelled(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> dict[str, Span]:
+    out: dict[str, Span] = {}
+    low = text.lower()
+    q = _QUOTED.search(text)
+    if q:
+        g = 1 if q.group(1) else 2
+        out["quoted"] = Span(q.group(g), q.start(g), q.end(g))
+    for word in _TITLE_WORDS:
+        m = re.search(rf"\b{re.escape(word)}\b[:\s]+", low)
+        if m and "title" not in out:
+            span = _named_span(text, m.end(), mask)
+            if span is not None:
+                out["title"] = span
+    for word in _SUBJECT_WORDS:
+        m = re.search(rf"(?:\bwith\s+)?(?:\bthe\s+|\ba\s+)?\b{re.escape(word)}(?:\s+of)?[:\s]+", low)
+        if m and "subject" not in out:
+            span = _named_span(text, m.end(), mask)
+            if span is not None:
+                out["subject"] = span
+    m = re.search(
+        r"\b(?:saying|that says|which says|to say|to tell (?:\w+)|and say|and tell (?:him|her|them|\w+)(?: that)?|"
+        r"tell(?:ing)? (?:him|her|them|[A-Z]\w+)(?: that)?|let (?:him|her|them|[A-Z]\w+) know(?: that)?|"
+        r"with the (?:body|message|text)(?: saying)?|the body)[:\s]+",
+        text,
+        re.I,
+    )
+    if m:
+        q = re.match(r"\s*[\"“‘']([^\"”’]{1,400})[\"”’']", text[m.end() - 1 :])
+        span = (
+            Span(q.group(1), m.end() - 1 + q.start(1), m.end() - 1 + q.end(1))
+            if q  # 'saying "get well soon", and ...': what is in the quotes
+            else _clause_tail(text, m.end(), mask, stop_at_comma=False)
+        )
+        if span is not None:
+            out["said"] = span
+    c = text.find(":")
+    if c >= 0 and not re.match(r"\d", text[c + 1 : c + 2] or "") and not re.search(r"\d$", text[:c]):
+        span = _clause_tail(text, c + 1, (), stop_at_comma=False)
+        if span is not None and len(span.text) >= 3:
+            out["colon"] = span
+    todo = _reminder_of(doc, text, mask)
+    if todo is not None:
+        out["todo"] = todo
+    m = re.search(
+        r"\b(?:about|regarding|re|concerning|on the subject of)\s+(?!(?:\d|an?\b|one\b|two\b|three\b|four\b|five\b|six\b|ten\b|twenty\b|half\b))",
+        low,
+    )
+    if m:
+        span = _named_span(text, m.end(), mask, allow_lower=True)
+        if span is not None:
+            out["about"] = span
+    return out
+
+
+def _named_span(
+    text: str, start: int, mask: tuple[tuple[int, int], ...], *, allow_lower: bool = True
+) -> Span | None:
+    """A name or title said after a word that announces it: quoted, or up to a comma, a clause's end,
+    "with", "in my", "and", a day or a time."""
+    rest = text[start:]
+    q = re.match(r"\s*[\"“‘']([^\"”’']{1,120})[\"”’']", rest)
+    if q:
+        return Span(q.group(1), start + q.start(1), start + q.end(1))
+    m = re.search(
+        r"[,.;!?:()\n]|\s(?:with|in my|on my|into my|to my|in the|and then|and|for|at|on|by|from|please|pls|so that|because|but)\s",
+        rest,
+    )
+    end = start + (m.start() if m else len(rest))
+    for a, _b in mask:
+        if start <= a < end:
+            end = a
+            break
+    body = text[start:end].strip(" -–—")
+    if not body or len(body) > 80:
+        return None
+    a = text.find(body, start)
+    return Span(body, a, a + len(body))
+
+
+def _reminder_of(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> Span | None:
+    """What to be reminded of: "remind me (...) to <do this>", "a reminder (...) to <do this>"."""
+    m = re.search(r"(?i)\b(?:remind(?:er)?s?|ping|nudge|alert|prompt|text|message|call|tell)\b", text)
+    if m is None:
+        return None
+    for t in doc:
+        if t.idx < m.start() or t.lower_ != "to" or t.tag_ != "TO":
+            continue
+        if t.head.pos_ != "VERB" or t.head.i <= t.i:
+            continue
+        return _clause_tail(text, t.idx + 3, mask, stop_at_comma=True)
+    m2 = re.search(r"(?i)\bto\s+(?=[a-z])", text[m.end() :])
+    if m2:
+        return _clause_tail(text, m.end() + m2.end(), mask, stop_at_comma=True)
+    m3 = re.search(r"(?i)\b(?:about|that)\s+", text[m.end() :])
+    if m3:
+        return _clause_tail(text, m.end() + m3.end(), mask, stop_at_comma=True)
+    return None
+
+
+# ----------------------------------------------------------------------------------- things
+_DETS = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "my",
+        "our",
+        "some",
+        "any",
+        "your",
+        "his",
+        "her",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+    }
+)
+
+
+def _quantity(t: Token) -> bool:
+    return t.like_num or t.lower_ in ("dozen", "couple", "pair", "of", "few", "several")
+
+
+def _np_span(tokens: list[Token], head: Token, text: str, shift: int = 0) -> Span:
+    """A noun phrase without its article: its left modifiers up to the head, and "of" + noun after a
+    measure ("a pair of running shoes"). ``shift``: how far the parsed text's offsets are ahead."""
+    left = head
+    for t in head.lefts:
+        if t.dep_ in ("det", "poss", "predet", "cc", "punct", "prep", "neg"):
+            continue
+        left = min(left, t.left_edge if t.left_edge.i < t.i else t, key=lambda x: x.i)
+    while left.i < head.i and (left.lower_ in _DETS or left.is_punct or _quantity(left)):
+        left = tokens[left.i + 1]  # "a dozen tulips": the tulips; the dozen is an amount
+    right = head
+    for t in head.rights:
+        if t.dep_ in ("compound", "amod", "nummod") and t.i == right.i + 1:
+            right = t
+        elif t.dep_ == "prep" and t.lower_ == "of":
+            objs = [c for c in t.children if c.dep_ == "pobj"]
+            if objs:
+                right = objs[0]
+                for c in objs[0].rights:
+                    if c.dep_ in ("compound", "amod") and c.i == right.i + 1:
+                        right = c
+        else:
+            break
+    a, b = left.idx - shift, right.idx + len(right.text) - shift
+    comma = text.find(",", a, b)
+    if comma > a:  # "a refurbished iPad, express shipping": the parse ran two phrases together
+        b = comma
+    return Span(text[a:b], a, b)
+
+
+def _conjuncts(head: Token) -> list[Token]:
+    out = [head]
+    for t in head.children:
+        if t.dep_ == "conj" and (t.pos_ in ("NOUN", "PROPN") or _nominal_conj(t)):
+            out += _conjuncts(t)
+        elif t.dep_ == "appos" and t.pos_ in ("NOUN", "PROPN") and any(c.dep_ == "conj" for c in t.children):
+            out += _conjuncts(t)
+    return out
+
+
+def _nominal_conj(t: Token) -> bool:
+    """A conjunct of a noun the tagger took for a verb or an adjective ("peonies, freesias and
+    ranunculus"): it has no subject or object of its own, so it is one more thing in the list."""
+    return (
+        t.head.pos_ in ("NOUN", "PROPN")
+        and t.pos_ in ("VERB", "ADJ", "X")
+        and not any(c.dep_ in ("nsubj", "nsubjpass", "dobj", "obj", "aux") for c in t.children)
+    )
+
+
+def _verb_objects(text: str) -> tuple[list[Span], list[str]]:
+    """The coordinated objects of the request's first verb that has one, from the parse, or from the
+    parse as a command when the first word reads better as a verb there ("Order a pad thai ...")."""
+    from ibachat.agent.reading.parse import imperative_parse, parse
+
+    best: tuple[int, list[Span], list[str]] | None = None
+    for doc, shift in ((parse(text), 0), (imperative_parse(text), len("please "))):
+        tokens = list(doc)
+        for t in doc:
+            command = shift and t.head.i == 1  # after "please ": the command's verb, however tagged
+            if (
+                t.dep_ in ("dobj", "obj")
+                and t.pos_ in ("NOUN", "PROPN")
+                and (t.head.pos_ == "VERB" or command)
+            ):
+                at = t.head.idx - shift
+                if best is None or at < best[0]:
+                    heads = sorted(_conjuncts(t), key=lambda x: x.i)
+                    best = (
+                        at,
+                        [_np_span(tokens, h, text, shift) for h in heads],
+                        [h.lemma_.lower() for h in heads],
+                    )
+                break
+    return (best[1], best[2]) if best else ([], [])
+
+
+def _lists(text: str, doc: Doc, mask: tuple[tuple[int, int], ...]) -> list[tuple[Span, ...]]:
+    """Lists of short noun phrases: after a colon (one or more), between dashes or brackets (two or
+    more), or a stretch of three or more between commas."""
+    out: list[tuple[Span, ...]] = []
+    for m in re.finditer(
+        r"(?:^|(?P<lead>[:–—(]|\s-\s))(?P<seg>[^:–—()]+?)(?=$|[–—)]|\s-\s|[.?!](?:\s|$))", text
+    ):
+        seg, base = m.group("seg"), m.start("seg")
+        marked = m.group("lead") is not None
+        pieces: list[Span] = []
+        for part in re.finditer(r"[^,;&+]+", seg):
+            for sub in re.split(r"(?i)\s+(?:and|plus|or)\s+", part.group(0)):
+                s = re.sub(r"(?i)^(?:and|plus|also|or)\s+", "", sub.strip(" .!?"))
+                s = re.sub(r"(?i)^(?:the|a|an|some|my|our)\s+", "", s)
+                if not s:
+                    continue
+                j = text.find(s, base + part.start())
+                pieces.append(Span(s, j, j + len(s)))
+        pieces = [p for p in pieces if not any(a <= p.start and p.end <= b for a, b in mask)]
+        least = 1 if m.group("lead") == ":" else 2 if marked else 3
+        if len(pieces) < least or any(len(p.text.split()) > 5 for p in pieces):
+            continue
+        inside = [t for t in doc if any(p.start <= t.idx < p.end for p in pieces)]
+        if not any(t.pos_ in ("NOUN", "PROPN") for t in inside):
+            continue
+        if any(
+            (t.pos_ in ("AUX", "PRON") and t.tag_ != "PRP$") or t.tag_ in ("VB", "VBD", "VBP", "VBZ")
+            for t in inside
+        ):
+            continue  # a clause, not a list of things
+        if any(t.pos_ == "ADP" and t.lower_ != "of" for t in inside):
+            continue
+        out.append(tuple(pieces))
+    return out
+
+
+def _negated(doc: Doc) -> frozenset[str]:
+    out: set[str] = set()
+    for t in doc:
+        if t.lower_ in _NEGATORS or t.dep_ == "neg":
+            head = t.head if t.dep_ in ("det", "neg", "advmod") else t
+            if t.lower_ in ("no", "without", "nothing", "none"):
+                for k in range(t.i + 1, min(t.i + 4, len(doc))):
+                    nxt = doc[k]
+                    if nxt.is_punct or nxt.pos_ not in ("NOUN", "PROPN", "ADJ"):
+                        break  # "nothing that takes ...": a clause, not a thing refused
+                    out.add(nxt.lemma_.lower())
+            out.add(head.lemma_.lower())
+            for c in head.children:
+                if c.dep_ in ("dobj", "attr", "acomp", "xcomp", "compound", "amod"):
+                    out.add(c.lemma_.lower())
+                    out |= {g.lemma_.lower() for g in c.children if g.dep_ in ("compound", "amod")}
+    return frozenset(out - _NEGATORS)
+
+
+def _refused(doc: Doc, text: str) -> tuple[Span, ...]:
+    """The nouns among what a negation governs ("no lilies", "without onions or garlic")."""
+    lemmas = _negated(doc)
+    out = [
+        Span(t.text, t.idx, t.idx + len(t.text))
+        for t in doc
+        if t.pos_ in ("NOUN", "PROPN") and t.lemma_.lower() in lemmas and not t.like_num
+    ]
+    return tuple(out)
+
+
+def _written_to(doc: Doc, text: str) -> Span | None:
+    """Who a message is for: a person named as the first verb's object ("Email Marco that ...", "text
+    Priya") or after "to" with that verb ("write to Ana"); a name, never a pronoun. The parse as a command
+    is read too: a tagger takes "Email Marco" for a name."""
+    from ibachat.agent.reading.parse import imperative_parse
+
+    del doc
+    for parsed, shift in ((imperative_parse(text), len("please ")),):
+        for t in parsed:
+            if t.pos_ != "VERB":
+                continue
+            for c in t.children:
+                person = c.ent_type_ == "PERSON" or (c.pos_ == "PROPN" and c.text[:1].isupper())
+                if c.dep_ in ("dobj", "dative") and person and c.i > t.i:
+                    return _name_span(c, text, shift)
+                if c.dep_ == "prep" and c.lower_ == "to":
+                    for o in c.children:
+                        if o.dep_ == "pobj" and (o.ent_type_ == "PERSON" or o.pos_ == "PROPN"):
+                            return _name_span(o, text, shift)
+            break  # the request's first verb only
+    return None
+
+
+def _name_span(t: Token, text: str, shift: int = 0) -> Span:
+    left = t
+    while left.i > 0 and t.doc[left.i - 1].dep_ == "compound" and t.doc[left.i - 1].pos_ == "PROPN":
+        left = t.doc[left.i - 1]
+    right = t
+    while (
+        right.i + 1 < len(t.doc) and t.doc[right.i + 1].ent_iob_ == "I" and t.doc[right.i + 1].pos_ == "PROPN"
+    ):
+        right = t.doc[right.i + 1]
+    a, b = left.idx - shift, right.idx + len(right.text) - shift
+    return Span(text[a:b], a, b)
+
+
+def _company(doc: Doc, text: str) -> list[Span]:
+    out = []
+    for t in doc:
+        if t.lower_ != "with":
+            continue
+        for c in t.children:
+            if any(d.dep_ == "det" for d in c.children) or any(d.dep_ == "amod" for d in c.children):
+                continue  # "with the subject Invoice 42": a thing, not a person
+            if c.dep_ == "pobj" and (c.ent_type_ == "PERSON" or (c.pos_ == "PROPN" and c.text[:1].isupper())):
+                for h in _conjuncts(c):
+                    a = h.left_edge.idx if h.left_edge.pos_ == "PROPN" else h.idx
+                    b = h.idx + len(h.text)
+                    out.append(Span(text[a:b], a, b))
+    return out
+
+
+@lru_cache(maxsize=2048)
+def read_frame(text: str) -> Frame:
+    """The request's stated spans (see the module's docstring); cached per text."""
+    from ibachat.agent.reading.parse import parse
+
+    text = text[:2000]
+    doc = parse(text)
+    mask = _when_mask(text)
+    places, phrases = _places_and_phrases(doc, text, mask)
+    objects, heads = _verb_objects(text)
+    lists = _lists(text, doc, mask)
+    things = ([tuple(objects)] if objects else []) + lists
+    return Frame(
+        text=text,
+        when_mask=mask,
+        places=tuple(places),
+        amounts=tuple(_amounts(doc, text, mask)),
+        labelled=_labelled(doc, text, mask),
+        things=tuple(things),
+        verb_objects=tuple(objects),
+        object_heads=tuple(heads),
+        negated=_negated(doc),
+        refused=_refused(doc, text),
+        written_to=_written_to(doc, text),
+        emails=tuple(_EMAIL.findall(text)),
+        company=tuple(_company(doc, text)),
+        phrases=tuple(phrases),
+        ranges=_ranges(text, mask),
+        lemmas=tuple(t.lemma_.lower() for t in doc),
+    )
