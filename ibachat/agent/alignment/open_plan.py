@@ -37,7 +37,6 @@ from ibachat.agent.alignment.scope import in_scope
 from ibachat.agent.reading.lexicon import BY_DIMENSION
 from ibachat.agent.reading.open_prefs import NUMBER_DIM
 from ibachat.agent.reading.quantities import quantities
-from ibachat.agent.reading.spans import best_span
 from memory.ledger import PreferenceEvent
 
 MAX_TEXT_WISHES = 4
@@ -71,7 +70,7 @@ def ground_tool(
     bound = {b.attr.dimension for bs in binds.values() for b in bs}
     content = {k: v for k, v in plan.content.items() if k not in bound}  # what no parameter already carries
     embed = _embedder(embed)
-    _spans(plan, tool, embed, task)
+    _spans(plan, tool, task)
     avoiding = frozenset(d for d, a in BY_DIMENSION.items() if {"exclude", "allergy"} & set(a.aliases))
     said = settle(open_wishes(events, now), embed)
     # a wish said about another activity, or about the assistant's replies, is not this tool's
@@ -385,27 +384,23 @@ _TIME_WORDS = re.compile(
 )  # a day or a month is no place and no name
 
 
-def _spans(plan: Any, tool: dict[str, Any], embed: Embed, task: str) -> None:
-    """Required free-text parameters nothing filled: the request's place or name for them (the parse's,
-    as slot filling reads it), else the span of the request that means them; never a day or a month."""
-    from ibachat.agent.execution.slots import task_value
+def _spans(plan: Any, tool: dict[str, Any], task: str) -> None:
+    """Required free-text parameters nothing filled: the place, name or span the request states for them
+    (``request_values``); what it does not state is asked for, never a day or a month."""
+    from ibachat.agent.alignment.request_values import stated_value, tool_about
 
-    taken: list[str] = []
     for param in params(tool):
         pd = plan.params.get(param.name)
         if pd is None or param.kind != "string" or not param.required or pd.chosen is not None:
             continue
         if param.schema.get("format") or param.schema.get("pattern"):
             continue  # dates and times: slot filling reads those
-        said = task_value(param.name, param.schema, task, plan.now)  # the parse's place or name first
-        span = (
-            str(said)
-            if said is not None
-            else best_span(task, param_text(param.name, param.schema), embed, taken=taken)
+        said = stated_value(
+            param.name, param.schema, task, plan.now, tool.get("parameters"), tool_about(tool)
         )
+        span = str(said) if said is not None else None  # what the words do not give is asked for
         if span is not None and not _TIME_WORDS.match(span):
             pd.chosen, pd.source, pd.reason, pd.quote = span, "task", f"the request names {span!r}", span
-            taken.append(span)
 
 
 def text_notes(events: list[PreferenceEvent], now: datetime, embed: Embed | None, task: str) -> list[str]:

@@ -436,8 +436,8 @@ def anchored(
     ("hot" at Saffron Lantern) is that place's. When the request names the place that serves it (a
     venue parameter: a restaurant, a shop, a studio; not a trip's ends), only the calls made there count; with no call there, only what the user
     chose the same way at two places or more (a habit that holds at every place)."""
+    from ibachat.agent.alignment.request_values import is_venue, stated_value, tool_about
     from ibachat.agent.alignment.usual import free_text
-    from ibachat.agent.execution.slots import is_venue, task_value
 
     name = str(tool.get("name", ""))
     props = (tool.get("parameters") or {}).get("properties") or {}
@@ -447,7 +447,7 @@ def anchored(
         if isinstance(prop, dict)
         and free_text(prop)
         and is_venue(p, prop)
-        and (v := task_value(p, prop, task, now)) is not None
+        and (v := stated_value(p, prop, task, now, tool.get("parameters"), tool_about(tool))) is not None
     }
     if not anchors:
         return events

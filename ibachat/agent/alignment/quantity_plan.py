@@ -22,7 +22,7 @@ from ibachat.agent.alignment.grounding import Embed, param_text
 from ibachat.agent.alignment.schema_map import Param, params
 from ibachat.agent.alignment.scope import in_scope
 from ibachat.agent.reading.open_prefs import NUMBER_DIM
-from ibachat.agent.reading.quantities import Quantity, quantities
+from ibachat.agent.reading.quantities import Quantity
 from memory.ledger import PreferenceEvent
 
 BEAR_MIN_SIM = 0.25
@@ -125,16 +125,17 @@ def ground_numbers(
         mat = embed([sentence] + [texts[n] for n in names])
         return [float(v @ mat[0]) for v in mat[1:]]
 
-    # 1. the request's own amounts: each to the parameter it fits best, certain
+    # 1. the request's own amounts, as ``request_values`` reads them in the whole schema: certain
+    from ibachat.agent.alignment.request_values import stated_values, tool_about
+
+    said_now = stated_values(tool.get("parameters") or {}, task, now, tool_about(tool))
     stated: set[str] = set()
-    for q in quantities(task):
-        cands = [(p, m) for p, m in numeric if _fits(q, m) and p.name not in stated]
-        if not cands:
+    for p, m in numeric:
+        hit = said_now.get(p.name)
+        if hit is None or isinstance(hit.value, bool) or not isinstance(hit.value, (int, float)):
             continue
-        window = _window(task, q.span)
-        scores = sims(window, [p.name for p, _ in cands])
-        p, m = cands[max(range(len(cands)), key=lambda i: scores[i])]
-        _apply(plan.params[p.name], q, m, p, f"the request says {q.span!r}", certain=True, quote=q.span)
+        q = Quantity(float(hit.value) * m.factor, m.unit, hit.op, hit.quote)  # in the measure's base unit
+        _apply(plan.params[p.name], q, m, p, f"the request says {hit.quote!r}", certain=True, quote=hit.quote)
         stated.add(p.name)
     # 2. the history's amounts that bear on a parameter the request left open; the later word wins
     said = [
@@ -170,16 +171,6 @@ def ground_numbers(
             pd.chosen = pd.minimum if pd.minimum is not None else pd.maximum
             if p.kind == "integer" and pd.chosen is not None:
                 pd.chosen = int(round(pd.chosen))
-
-
-def _window(text: str, span: str) -> str:
-    """The amount with the words it measures: "a 45 minute call" -> "45 minute call"."""
-    low = text.lower()
-    i = low.find(span.lower())
-    if i < 0:
-        return text
-    after = re.match(r"\s*((?:[\w'-]+\s*){0,2})", text[i + len(span) :])
-    return (span + " " + (after.group(1) if after else "")).strip()
 
 
 def _apply(

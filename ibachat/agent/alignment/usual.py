@@ -14,8 +14,8 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from ibachat.agent.alignment.request_values import stated_value, tool_about
 from ibachat.agent.alignment.schema_map import params
-from ibachat.agent.execution.slots import task_value
 
 if TYPE_CHECKING:
     from ibachat.agent.alignment.plan import AlignmentPlan
@@ -103,7 +103,7 @@ def apply_usual(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution) -> N
         if pd is None or not free_text(prop):
             continue
         chosen = _choices(res, param.name)
-        said = task_value(param.name, prop, plan.task, plan.now)
+        said = stated_value(param.name, prop, plan.task, plan.now, tool.get("parameters"), tool_about(tool))
         if said is not None:  # the task names it: past calls with that value say what else is usual
             turns = {t for e in chosen if e.value.lower() == str(said).lower() for t in e.evidence}
         elif chosen and kind and not any(kind & _call_words(res, e.value, param.name) for e in chosen):

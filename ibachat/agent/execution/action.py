@@ -247,19 +247,18 @@ def pin_certain_values(
     """Make certain what the user has settled: answers, the names the request gives, "the usual" the plan
     is sure of, and what past calls of this tool agree on once those are fixed (``settled_by_past_calls``)."""
     from ibachat.agent.alignment.plan import ParamDirective
+    from ibachat.agent.alignment.request_values import stated_values, tool_about
     from ibachat.agent.alignment.usual import free_text
     from ibachat.agent.execution.clarify import options, question_param, settled_by_past_calls
-    from ibachat.agent.execution.slots import is_content, named_value, task_value
+    from ibachat.agent.execution.slots import is_content
 
     props = (tool.get("parameters") or {}).get("properties") or {}
     names = list(props)
+    stated = stated_values(tool.get("parameters") or {}, task, now, tool_about(tool))
     named = {
-        n: v
-        for n, p in props.items()
-        if isinstance(p, dict)
-        and free_text(p)
-        and not is_content(n, p)
-        and (v := task_value(n, p, task, now)) is not None
+        n: s.value
+        for n, s in stated.items()
+        if isinstance(props.get(n), dict) and free_text(props[n]) and not is_content(n, props[n])
     }
     pins: dict[str, tuple[Any, str, str]] = {
         n: (_as_type(v, props.get(n) or {}), f"your answer: {v}", "answer")
@@ -273,10 +272,9 @@ def pin_certain_values(
         for n, pd in plan.params.items()
         if pd.certain and isinstance(pd.chosen, str) and free_text(props.get(n) or {})
     }
-    for n, p in props.items():  # an allowed value the request names ("the spin class", "a physio slot")
-        found = named_value(p, task) if isinstance(p, dict) and n not in answers else None
-        if found is not None:
-            pins.setdefault(n, (found[0], f'your request: "{found[1]}"', "request"))
+    for n, s in stated.items():  # an allowed value the request names ("the spin class", "a physio slot")
+        if isinstance(props.get(n), dict) and props[n].get("enum") and n not in answers:
+            pins.setdefault(n, (s.value, f'your request: "{s.quote}"', "request"))
     fixed = {**usual, **named, **answers}
     past = settled_by_past_calls(plan.clarifications, tool, fixed, events)
     about = " and ".join(f"{k.replace('_', ' ')} {v}" for k, v in fixed.items())
@@ -307,17 +305,16 @@ def _fixed_values(
     plan: AlignmentPlan, tool: dict[str, Any], task: str, answers: dict[str, Any], now: datetime
 ) -> dict[str, Any]:
     """Free-text values the user has settled for this call: answers, and names the request gives."""
+    from ibachat.agent.alignment.request_values import stated_values, tool_about
     from ibachat.agent.alignment.usual import free_text
-    from ibachat.agent.execution.slots import is_content, task_value
+    from ibachat.agent.execution.slots import is_content
 
     props = (tool.get("parameters") or {}).get("properties") or {}
+    stated = stated_values(tool.get("parameters") or {}, task, now, tool_about(tool))
     named = {
-        n: v
-        for n, p in props.items()
-        if isinstance(p, dict)
-        and free_text(p)
-        and not is_content(n, p)
-        and (v := task_value(n, p, task, now)) is not None
+        n: s.value
+        for n, s in stated.items()
+        if isinstance(props.get(n), dict) and free_text(props[n]) and not is_content(n, props[n])
     }
     certain = {n: pd.chosen for n, pd in plan.params.items() if pd.certain and isinstance(pd.chosen, str)}
     return {**certain, **named, **answers}

@@ -76,19 +76,31 @@ def narrow_schema(parameters_schema: dict[str, Any], plan: AlignmentPlan) -> dic
     return schema
 
 
-def slot_fill(schema: dict[str, Any], plan: AlignmentPlan, task: str, now: datetime) -> dict[str, Any]:
-    """Arguments from the plan (chosen values), then defaults, allowed values and the task text."""
+def slot_fill(
+    schema: dict[str, Any],
+    plan: AlignmentPlan,
+    task: str,
+    now: datetime,
+    original: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Arguments from the plan (chosen values), then defaults, allowed values and the task text. What the
+    task states is read in the tool's ``original`` schema (the narrowed one pins values it holds)."""
     props = schema.get("properties") or {}
+    whole = original or schema
     required = set(schema.get("required") or [])
     args: dict[str, Any] = {}
     for name, prop in props.items():
         prop = prop if isinstance(prop, dict) else {}
         pd = plan.params.get(name)
         if pd is not None and pd.chosen is not None and _ok(pd.chosen, prop, pd):
-            said = task_value(name, prop, task, now) if pd.kind in ("string", "integer", "number") else None
+            said = (
+                task_value(name, prop, task, now, whole)
+                if pd.kind in ("string", "integer", "number")
+                else None
+            )
             args[name] = said if said is not None and not pd.certain and _ok(said, prop, pd) else pd.chosen
             continue
-        value = fill_value(name, prop, task, now, required=name in required, plan=plan)
+        value = fill_value(name, prop, task, now, required=name in required, plan=plan, schema=whole)
         if value is not None:
             args[name] = value
     return args
@@ -189,7 +201,7 @@ def enforce(
             if name is None:
                 for missing in [r for r in schema.get("required", []) if r not in args]:
                     args[missing] = fallback.get(missing) or fill_value(
-                        missing, props.get(missing, {}), task, now, required=True, plan=plan
+                        missing, props.get(missing, {}), task, now, required=True, plan=plan, schema=schema
                     )
                     fixes.append(f"{missing}: filled (missing)")
                 extra = [k for k in args if k not in props]
@@ -199,7 +211,9 @@ def enforce(
             fixes.append(f"{name}: {err.message[:80]}")
             value = fallback.get(name)
             if value is None or value == args.get(name):
-                value = fill_value(str(name), props.get(name, {}), task, now, required=True, plan=plan)
+                value = fill_value(
+                    str(name), props.get(name, {}), task, now, required=True, plan=plan, schema=schema
+                )
             args[name] = value
             if value is None:
                 del args[name]
@@ -252,8 +266,14 @@ def missing_details(
                 questions.append(f"Which day should I use for {label}?")
             elif not when_q and prop.get("format") == "date-time" and when.time is None and when.part is None:
                 questions.append(f"What time {when.day_words} should I use for {label}?")
-        elif free_text(prop) and not is_content(name, prop) and task_value(name, prop, task, now) is None:
+        elif (
+            free_text(prop)
+            and not is_content(name, prop)
+            and task_value(name, prop, task, now, schema) is None
+        ):
             questions.append(f"Which {label} should I use?")
+        elif free_text(prop) and is_content(name, prop) and args is not None and name not in args:
+            questions.append(f"What should the {label} be?")  # a title, a note, a reminder's words
         elif prop.get("type") == "array" and not (prop.get("items") or {}).get("enum"):
             about = str(prop.get("description") or label)
             questions.append(f"Which {label} ({about}) should I put in?")
@@ -311,24 +331,29 @@ def _same_place(args: dict[str, Any], schema: dict[str, Any], task: str, now: da
     """Two place parameters with one value ("origin = destination = Madrid"): the one the request does
     not say is left out (and asked for). Returns the parameters dropped."""
     props = schema.get("properties") or {}
-    from ibachat.agent.execution.slots import _DEST, _ORIGIN
+    from ibachat.agent.alignment.request_values import place_role
 
     def place(n: str) -> bool:  # a free-text end of a trip: not an enum, a date or a time
         prop = props.get(n) or {}
         free = prop.get("type") == "string" and not prop.get("enum") and not prop.get("format")
-        return free and not prop.get("pattern") and bool(_DEST.search(n.lower()) or _ORIGIN.search(n.lower()))
+        return free and not prop.get("pattern") and place_role(n, prop) in ("origin", "destination")
 
     strings = [n for n, v in args.items() if isinstance(v, str) and place(n)]
     dropped: list[str] = []
     for i, a in enumerate(strings):
         for b in strings[i + 1 :]:
-            if a in args and b in args and args[a].strip().lower() == args[b].strip().lower():
-                said_a = task_value(a, props.get(a) or {}, task, now) == args[a]
-                said_b = task_value(b, props.get(b) or {}, task, now) == args[b]
+            if a in args and b in args and _bare(args[a]) == _bare(args[b]):
+                said_a = task_value(a, props.get(a) or {}, task, now, schema) == args[a]
+                said_b = task_value(b, props.get(b) or {}, task, now, schema) == args[b]
                 drop = b if said_a and not said_b else a if said_b and not said_a else a
                 del args[drop]
                 dropped.append(drop)
     return dropped
+
+
+def _bare(place: str) -> str:
+    """A place without its article or case: "the office" and "Office" are one place."""
+    return re.sub(r"^(?:the|a|an|my|our)\s+", "", place.strip().lower())
 
 
 def call_tool(
@@ -374,7 +399,7 @@ def call_tool(
         except IbachatError as exc:
             counters.fallbacks.append(f"execute: {exc}")
     if args is None:
-        args = slot_fill(schema, plan, task, now)
+        args = slot_fill(schema, plan, task, now, original)
     elif narrow:
         args = screen(args, original, schema, lambda: slot_fill(original, plan, task, now), counters)
     for name, value in stated.items():
@@ -384,7 +409,7 @@ def call_tool(
     for name, day in stated_days(original, task, now).items():  # the model may pick the hour, not the day
         if name in args and not str(args[name]).startswith(day):
             counters.fallbacks.append(f"execute: {name} {args[name]!r} is not on the day the request says")
-            args[name] = task_value(name, (original.get("properties") or {})[name], task, now)
+            args[name] = task_value(name, (original.get("properties") or {})[name], task, now, original)
     args, fixes = enforce(args, original, plan if narrow else AlignmentPlan(task, now), task, now)
     if date_question(task, now):  # a day the request leaves open is asked about, never guessed
         for name, prop in (original.get("properties") or {}).items():
@@ -401,7 +426,7 @@ def call_tool(
         props = original.get("properties") or {}
         for name in _content_names(original) & set(original.get("required") or []):
             if not from_request(args.get(name), task):
-                value = fill_value(name, props[name], task, now, required=True, plan=plan)
+                value = fill_value(name, props[name], task, now, required=True, plan=plan, schema=original)
                 if value is not None:
                     fixes.append(f"{name}: {args.get(name)!r} is not the request's words")
                     args[name] = value
@@ -421,7 +446,9 @@ def call_tool(
 def unasked(questions: list[str], schema: dict[str, Any], task: str, now: datetime) -> list[str]:
     """The questions about a parameter the request itself does not already give ("from Sichuan House")."""
     props = schema.get("properties") or {}
-    said = {n for n, p in props.items() if isinstance(p, dict) and task_value(n, p, task, now) is not None}
+    said = {
+        n for n, p in props.items() if isinstance(p, dict) and task_value(n, p, task, now, schema) is not None
+    }
     stated = set(stated_params(questions, list(props), said))
     return [q for q in questions if q not in stated]
 

@@ -21,7 +21,7 @@ import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ibachat.agent.execution.slots import named_value, task_value
+from ibachat.agent.alignment.request_values import stated_values
 from ibachat.agent.reading.when import read_when
 from ibachat.agent.types import Source
 
@@ -66,33 +66,43 @@ def _plan_says(value: Any, pd: ParamDirective | None) -> bool:
     return limit is not None and isinstance(value, (int, float)) and value == limit
 
 
-def _request_words(name: str, value: Any, prop: dict[str, Any], task: str, now: datetime) -> str | None:
-    """The words of the request that give ``value`` for ``name``, when they do."""
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return float(a) == float(b)
+    if isinstance(a, str) and isinstance(b, str):
+        return _plain(a) == _plain(b)
+    if isinstance(a, list) and isinstance(b, list):
+        return sorted(_plain(str(x)) for x in a) == sorted(_plain(str(x)) for x in b)
+    return a == b
+
+
+def _request_words(
+    name: str,
+    value: Any,
+    prop: dict[str, Any],
+    task: str,
+    now: datetime,
+    schema: dict[str, Any] | None = None,
+    about: str = "",
+) -> str | None:
+    """The words of the request that give ``value`` for ``name``, when they do: what ``stated_values``
+    reads for it in the whole schema, quoted. A value the request names for another parameter, or only
+    inside what it asks to be said ("remind me to call": no channel), is not the request's."""
+    schema = schema if schema and name in (schema.get("properties") or {}) else {"properties": {name: prop}}
+    hit = stated_values(schema, task, now, about).get(name)
+    if hit is not None:
+        return hit.quote if _same(hit.value, value) and quoted_in(hit.quote, task) else None
     fmt = prop.get("format")
     when = read_when(task, now)
     if fmt in ("date", "date-time") and when.day is not None and str(value).startswith(when.day.isoformat()):
+        if when.question is not None:
+            return None
         joins = when.time_words and (fmt == "date-time" or not re.search(r"\d", when.time_words))
         return _joined(task, when.day_words, when.time_words) if joins else when.day_words
-    if (
-        isinstance(value, str)
-        and re.fullmatch(r"\d{2}:\d{2}", value)
-        and when.time == value
-        and when.time_words
-    ):
-        return when.time_words
     if prop.get("enum") and isinstance(value, str) and when.part is not None and value == when.part:
-        return when.time_words or value
-    stated = task_value(name, prop, task, now)
-    if stated is not None and stated == value:
-        if isinstance(value, str) and quoted_in(value, task):
-            return value
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return count_words(task, value)
-    found = named_value(prop, task)
-    if found is not None and found[0] == value:
-        return found[1]
-    if named_in(value, task) or (isinstance(value, list) and value and all(named_in(v, task) for v in value)):
-        return _label(value) if not isinstance(value, list) else _items_span(task, [_label(v) for v in value])
+        return when.time_words or value  # "tomorrow evening": the evening window
     return None
 
 
@@ -111,19 +121,6 @@ def _items_span(task: str, items: list[str]) -> str:
     return task[start:end] if end - start <= room else "; ".join(items)
 
 
-def count_words(task: str, value: float) -> str | None:
-    """The request's words that give a count ("for 2 people", "party of four")."""
-    from ibachat.agent.execution.slots import _COUNT
-    from ibachat.agent.reading.timeexpr import NUM
-
-    for m in _COUNT.finditer(task.lower()):
-        raw = m.group(1) or m.group(3)
-        n = int(raw) if raw and raw.isdigit() else NUM.get(raw or "")
-        if n == value:
-            return task[m.start() : m.end()].strip()
-    return None
-
-
 def _joined(task: str, first: str, second: str) -> str:
     """The request's words from one phrase to the other when they stand together ("tomorrow evening")."""
     low = task.lower()
@@ -135,12 +132,19 @@ def _joined(task: str, first: str, second: str) -> str:
 
 
 def reason_for(
-    name: str, value: Any, prop: dict[str, Any], pd: ParamDirective | None, task: str, now: datetime
+    name: str,
+    value: Any,
+    prop: dict[str, Any],
+    pd: ParamDirective | None,
+    task: str,
+    now: datetime,
+    schema: dict[str, Any] | None = None,
+    about: str = "",
 ) -> tuple[str, Source] | None:
     """Why ``value`` is proposed for ``name`` (a line and its checkable source); None when nothing does."""
     if pd is not None and pd.source == "answer" and _plan_says(value, pd):
         return pd.reason or f"your answer: {value}", Source("answer", quote=str(value))
-    words = _request_words(name, value, prop, task, now)
+    words = _request_words(name, value, prop, task, now, schema, about)
     if words is not None:
         why = f'{REQUEST}: "{words}"'
         if prop.get("format") == "date-time" and not read_when(task, now).time:
@@ -151,10 +155,7 @@ def reason_for(
         return why, Source("request", quote=words)
     if _plan_says(value, pd):
         assert pd is not None
-        if pd.source == "task":  # the plan read it from the request itself (an amount, a span)
-            quote = pd.quote or (str(value) if quoted_in(str(value), task) else "")
-            if quote and quoted_in(quote, task):
-                return f'{REQUEST}: "{quote}"', Source("request", quote=quote)
+        if pd.source == "task":  # the plan read it from the request: only what the request states stands
             return None
         if not pd.evidence:
             return None  # the plan's value must rest on something the user said or did
@@ -188,8 +189,8 @@ def justify(
     for name, value in args.items():
         prop = props.get(name) if isinstance(props.get(name), dict) else {}
         pd = plan.params.get(name)
-        found = reason_for(name, value, prop, pd, task, now)
-        if found is None and (name in content or prop.get("type") == "array") and from_request(value, task):
+        found = reason_for(name, value, prop, pd, task, now, schema, plan.tool or "")
+        if found is None and name in content and from_request(value, task) and not _whole(value, task):
             found = REQUEST, Source("request", quote=_content_quote(value, task))
         if found is None:
             if "default" in prop:
@@ -209,6 +210,11 @@ def from_request(value: Any, task: str) -> bool:
     """Content taken from the request's own words (a note's body, a reminder's text, dishes named)."""
     items = value if isinstance(value, list) else [value]
     return bool(items) and all(isinstance(v, str) and v.strip() and quoted_in(v, task) for v in items)
+
+
+def _whole(value: Any, task: str) -> bool:
+    """Whether a content value is the request itself (its sentence, not a span it names)."""
+    return isinstance(value, str) and len(_plain(value)) >= 0.8 * len(_plain(task))
 
 
 def _content_quote(value: Any, task: str) -> str:

@@ -525,7 +525,7 @@ def _recipient(request: Request) -> bool:
 
 def _takes_venue(tool: dict[str, Any]) -> bool:
     """A free-text parameter for the place that serves the user (a restaurant, a shop, a café)."""
-    from ibachat.agent.execution.slots import is_venue
+    from ibachat.agent.alignment.request_values import is_venue
 
     props = (tool.get("parameters") or {}).get("properties") or {}
     return any(

@@ -1,0 +1,753 @@
+"""The values a request states for one tool, each with the words that state it, settled in one pass.
+
+``stated_values(schema, task, now)`` grounds the request's frame (``reading/frame.py``) into a tool's
+JSON Schema. It is the one place that says what "your request" gives a parameter, so every such reason
+quotes words the request holds, and a value the words do not give is never claimed as the request's.
+
+What a parameter takes is read from its schema alone: its type and format, and the words of its name and
+description, a closed class of how schemas name what they take (an end of a journey, a place that
+serves, a title, a body, a count of people, a unit of time or money). Then:
+
+- days and times: the day, clock time and time of day the request names (``reading/when.py``); a
+  stretch with both ends fills a start and an end ("from the 22nd to the 27th"), and a count of nights or
+  days when nothing else does;
+- places: the destination from "to ..." (never also the origin), the origin from "from ..." or a
+  journey's first end ("JFK to LAX"), a place that serves from "at/from <a name>", a city or location
+  from "in/at ...";
+- amounts: a span of time converted to the parameter's unit (``pint``), money to a price, a
+  percentage, a rate to a parameter counted per that unit ("1800 calories a day"), a count to the
+  parameter that names what it counts ("2 checked bags", "for 4": people), "no sugar" to 0;
+- named spans: a title ("called ..."), a subject, what is to be said, what to be reminded of, a topic;
+- things: the verb's objects ("a pad thai and a green curry") or a listed set, for a list parameter;
+  people to be there ("with Sam") and addresses;
+- allowed values the request names, each to the parameter whose name stands beside it ("low impact")
+  when two parameters allow it; a flag whose words the request says ("quiet room": true; "no cutlery":
+  false).
+
+Anything the words do not settle is left out: the planner asks or keeps the default.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from functools import lru_cache
+from typing import Any
+
+from ibachat.agent.reading.frame import Amount, Frame, Span, read_frame
+from ibachat.agent.reading.when import read_when
+
+
+@dataclass(frozen=True)
+class Stated:
+    value: Any
+    quote: str  # the request's own words that give it
+    op: str = "="  # an amount's bound: "<=" for "under £45", ">=" for "at least 3"
+
+
+# How schemas name what a free-text parameter takes: a closed class of schema vocabulary.
+_DEST = re.compile(r"destination|arrival|\bdest\b|to_city|drop_?off|^to$|going to|where .*going|arriv", re.I)
+_ORIGIN = re.compile(r"origin|departure|depart|(?:^|_)from$|collect|pick_?up|start(?:ing)?[ _]?(?:point|place|from)|leaving from|"
+                     r"sail(?:s|ing)? from|set(?:ting)? off", re.I)  # fmt: skip
+_VENUE = re.compile(r"restaurant|shop|store|cafe|café|studio|pharmacy|venue|gym|clinic|branch|library|cinema|"
+                    r"theatre|theater|salon|surgery|practice|bar|pub|hotel_name|merchant|vendor|supplier|seller", re.I)  # fmt: skip
+_LOCATION = re.compile(r"city|town|location|where|place|harbou?r|port|marina|area|address|site|region|country|"
+                       r"neighbou?rhood|station|airport|resort", re.I)  # fmt: skip
+_RECIPIENT = re.compile(r"^(?:to|recipients?|email|email_address|e_mail|send_to|cc|bcc)$", re.I)
+_TITLE = re.compile(r"title|^name$|event_name|film|movie|show|^book$|book_title|^event$", re.I)
+_SUBJECT = re.compile(r"subject", re.I)
+_BODY = re.compile(r"body|message|content|^text$|^note$|^notes$|details|^description$|comment|summary|agenda|"
+                   r"instructions|memo|reminder_text|what", re.I)  # fmt: skip
+_QUERY = re.compile(r"query|search|product|keywords?|^item$|item_name|^thing$", re.I)
+_THING = re.compile(r"medication|medicine|drug|prescription|dish|^meal$|^drink$|^order$|^service$", re.I)
+_AUTHOR = re.compile(r"author|artist|writer|director|composer|^by$|performer|band", re.I)
+_PEOPLE_LIST = re.compile(r"attendees?|participants?|guests?|people|persons|members|contacts|"
+                          r"recipients|invited", re.I)  # fmt: skip
+_EXCLUDE = re.compile(r"exclude|excluded|avoid|without|except|not_|^no_|blocked|banned|skip", re.I)
+_HABIT = re.compile(r"\b(?:usual|same|regular|normal|favou?rite|other|last|one)\b", re.I)
+_TOPICS = re.compile(r"topics?|subjects|interests|categories|themes|sections", re.I)
+_END = re.compile(
+    r"(?:^|_)(?:end|until|till|to|check_?out|return|back|finish|last|departure_back)(?:_|$)", re.I
+)
+_START = re.compile(
+    r"(?:^|_)(?:start|from|check_?in|begin|first|pickup|pick_up|arrival|departure|out)(?:_|$)", re.I
+)
+
+# Units of a numeric parameter, from the words of its name (a closed class).
+_TIME_WORDS = {"minutes": "minute", "minute": "minute", "mins": "minute", "min": "minute", "hours": "hour",
+               "hour": "hour", "hrs": "hour", "days": "day", "day": "day", "nights": "night", "night": "night",
+               "weeks": "week", "week": "week", "months": "month", "month": "month"}  # fmt: skip
+_MONEY = frozenset("price prices cost costs budget fare fares amount spend spending fee fees money total "
+                   "charge tariff rate usd eur gbp dollars euros pounds tip".split())  # fmt: skip
+_PEOPLE_COUNT = frozenset("party people persons guests guest size passengers travellers travelers adults "
+                          "diners group pax seats_for".split())  # fmt: skip
+_DURATION = frozenset({"duration", "length", "long", "time", "stay", "trip", "period", "span", "total"})
+_COUNT_NOISE = frozenset({"max", "maximum", "min", "minimum", "num", "number", "of", "count", "per", "total",
+                          "qty", "quantity", "no", "n", "the", "a", "in", "limit", "desired", "preferred"})  # fmt: skip
+_FLAG_NOISE = frozenset({"ok", "okay", "is", "has", "allowed", "allow", "wanted", "needed", "required",
+                         "enabled", "include", "includes", "included", "use", "want", "opt", "flag", "preferred",
+                         "option", "yes", "add", "with", "needs", "need", "fine", "requested", "request"})  # fmt: skip
+_GENERIC = frozenset(
+    "dinner lunch breakfast brunch supper tea snack snacks food meal meals something anything stuff it them one "
+    "some more usual takeaway takeout groceries grocery shopping order delivery drink thing things table "
+    "appointment booking reservation ticket tickets seat room hotel flight train taxi cab car ride class "
+    "note reminder email event meeting plan".split()
+)  # what a request asks for without naming it: never a value
+
+
+def _split(name: str) -> list[str]:
+    name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
+    return [w for w in re.split(r"[_\W]+", name.lower()) if w]
+
+
+def _stem(word: str) -> str:
+    from memory.lexical import _stem as snowball
+
+    return snowball(word.lower())
+
+
+def _free(prop: dict[str, Any]) -> bool:
+    return prop.get("type") == "string" and not prop.get("enum") and not prop.get("format")
+
+
+def stated_values(schema: dict[str, Any], task: str, now: datetime, about: str = "") -> dict[str, Stated]:
+    """Per parameter of ``schema``, the value the request's own words give and those words. ``about`` is
+    the tool's name and description: a thing the request asks for that the tool itself is ("get a
+    sitter") is the service, not a value."""
+    key = json.dumps(schema, sort_keys=True, default=str)
+    return dict(_stated(key, task[:2000], now.isoformat(), about))
+
+
+def stated_value(
+    name: str,
+    prop: dict[str, Any],
+    task: str,
+    now: datetime,
+    schema: dict[str, Any] | None = None,
+    about: str = "",
+) -> Any:
+    """The value the request states for ``name`` (None when it states none), read in the whole ``schema``
+    when it is given: the other parameters decide whose words are whose ("to Madrid" is the destination,
+    never the origin)."""
+    if not schema or name not in (schema.get("properties") or {}):
+        schema = {"type": "object", "properties": {name: prop}}
+    hit = stated_values(schema, task, now, about).get(name)
+    return None if hit is None else hit.value
+
+
+def tool_about(tool: dict[str, Any]) -> str:
+    """A tool's name and description: what it is, so that asking for it names no value."""
+    return f"{tool.get('name', '')} {tool.get('description', '')}".strip()
+
+
+@lru_cache(maxsize=1024)
+def _stated(schema_key: str, task: str, now_iso: str, about: str) -> tuple[tuple[str, Stated], ...]:
+    schema = json.loads(schema_key)
+    service = {_stem(w) for w in _split(about)}
+    now = datetime.fromisoformat(now_iso)
+    props = {n: p for n, p in (schema.get("properties") or {}).items() if isinstance(p, dict)}
+    frame = read_frame(task)
+    out: dict[str, Stated] = {}
+    _times(props, frame, task, now, out)
+    _places(props, frame, out)
+    _amounts(props, frame, out)
+    _spans(props, frame, out, service)
+    _lists(props, frame, out, set(schema.get("required") or []), service)
+    _enums(props, frame, task, out)
+    _flags(props, frame, out)
+    return tuple(out.items())
+
+
+# ----------------------------------------------------------------------------------- days and times
+def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: dict[str, Stated]) -> None:
+    when = read_when(task, now)
+    dated = [
+        n for n, p in props.items() if p.get("type") == "string" and p.get("format") in ("date", "date-time")
+    ]
+    clocks = [n for n, p in props.items() if _is_clock(n, p)]
+    span = _range_days(frame, now)
+    if span is not None and len(dated) >= 2:
+        (first, first_words), (last, last_words) = span
+        ends = [n for n in dated if _END.search(n)]
+        starts = [n for n in dated if n not in ends]
+        if ends and starts:
+            out[starts[0]] = Stated(first.isoformat(), first_words)
+            out[ends[0]] = Stated(last.isoformat(), last_words)
+    elif span is not None and dated:
+        (first, first_words), _ = span
+        if props[dated[0]].get("format") == "date":
+            out[dated[0]] = Stated(first.isoformat(), first_words)
+    elif when.day is not None and when.question is None and dated:
+        for n in dated:
+            if len(dated) > 1 and _END.search(n):
+                continue  # one day said: the start, not the end
+            prop = props[n]
+            if prop.get("format") == "date":
+                out[n] = Stated(when.day.isoformat(), when.day_words or when.time_words)
+            elif when.time or when.part:
+                from ibachat.agent.reading.when import default_time
+
+                clock = when.time or default_time(when.part) or "12:00"
+                off = now.strftime("%z") or "+0000"
+                words = _joined(task, when.day_words, when.time_words)
+                out[n] = Stated(f"{when.day.isoformat()}T{clock}:00{off[:3]}:{off[3:]}", words)
+            break
+    clock_range = next(
+        (r for r in frame.ranges if re.search(r"\d", r[0]) and re.search(r"(?i)am|pm", r[1])), None
+    )
+    if clock_range is not None and clocks:
+        first = read_when(clock_range[0], now).time
+        if first:
+            out[clocks[0]] = Stated(first, clock_range[2].text)
+    elif when.time is not None and when.asks != "time" and clocks:
+        out[clocks[0]] = Stated(when.time, when.time_words)
+
+
+def _is_clock(name: str, prop: dict[str, Any]) -> bool:
+    return (
+        prop.get("type") == "string"
+        and not prop.get("enum")
+        and (
+            "[0-5][0-9]" in prop.get("pattern", "")
+            or bool(re.search(r"(?:^|_)time$", name))
+            or prop.get("format") == "time"
+        )
+    )
+
+
+def _range_days(frame: Frame, now: datetime) -> tuple[tuple[date, str], tuple[date, str]] | None:
+    for first, last, _span in frame.ranges:
+        if re.search(r"(?i)\d\s*(?:am|pm)\b|\d[:.]\d\d", first + last):
+            continue
+        a = read_when(first, now)
+        b = read_when(f"{last}", now)
+        if a.day is None or b.day is None or a.question or b.question:
+            continue
+        end = b.day
+        while end < a.day:  # "from Friday until Monday": the Monday after
+            end += timedelta(days=7)
+        return (a.day, first), (end, last)
+    return None
+
+
+def _joined(task: str, first: str, second: str) -> str:
+    low = task.lower()
+    a, b = low.find(first.lower()), low.find(second.lower())
+    if not second or b < 0:
+        return first
+    if not first or a < 0:
+        return second
+    start, end = min(a, b), max(a + len(first), b + len(second))
+    return task[start:end] if end - start <= len(first) + len(second) + 12 else first
+
+
+# ----------------------------------------------------------------------------------- places
+def place_role(name: str, prop: dict[str, Any]) -> str | None:
+    text = f"{name} {prop.get('description', '')}"
+    if _RECIPIENT.search(name) or prop.get("format") == "email" or _is_clock(name, prop):
+        return None  # "pickup_time" is a time, not a place
+    if _DEST.search(name) or (not _ORIGIN.search(name) and _DEST.search(str(prop.get("description", "")))):
+        return "destination"
+    if _ORIGIN.search(name) or _ORIGIN.search(str(prop.get("description", ""))):
+        return "origin"
+    if _VENUE.search(name) or _VENUE.search(str(prop.get("description", ""))):
+        return "venue"
+    if _LOCATION.search(text):
+        return "location"
+    return None
+
+
+def is_venue(name: str, prop: dict[str, Any] | None = None) -> bool:
+    """A parameter naming the place that serves the user (a restaurant, a café, a pharmacy), by its name
+    or description: tastes kept there are that place's."""
+    text = f"{name} {(prop or {}).get('description', '')}".lower()
+    return place_role(name, prop or {}) == "venue" and "hotel" not in text
+
+
+def _places(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None:
+    roles = {n: r for n, p in props.items() if _free(p) and n not in out and (r := place_role(n, p))}
+    if "origin" in roles.values():  # "from" and "to" of a journey: "to" is its end, not a recipient
+        roles.update(
+            {n: "destination" for n, p in props.items() if n.lower() == "to" and _free(p) and n not in out}
+        )
+    if not roles:
+        return
+    has_dest = "destination" in roles.values()
+    taken: set[int] = set()
+
+    def pick(preps: tuple[str, ...], role: str, *, named: bool = False) -> Span | None:
+        for p in frame.places:
+            if p.span.start in taken or (preps and p.prep not in preps) or (not preps and p.role != role):
+                continue
+            if named and not p.name:
+                continue
+            if p.span.text in frame.emails or _HABIT.search(p.span.text):
+                continue  # "from the usual Thai place" refers to a habit: it names no place
+            return p.span
+        return None
+
+    order = sorted(roles, key=lambda n: ["destination", "origin", "venue", "location"].index(roles[n]))
+    for n in order:
+        role = roles[n]
+        span = None
+        if role == "destination":
+            span = pick((), "destination")
+        elif role == "origin":
+            span = pick(("from", "out of"), "origin") or pick(("",), "origin")
+            if span is None and not has_dest:
+                span = pick(("at", "in", "near"), "at")  # a car picked up where it stands ("at Faro airport")
+        elif role == "venue":
+            span = pick(("at", "from"), "at", named=True) or pick(("in",), "at", named=True)
+        elif role == "location":
+            span = pick(("in", "at", "near"), "at") or (
+                pick(("from", "out of"), "origin") or pick((), "destination") if not has_dest else None
+            )  # with no end of a journey to fill, "to 4 Rose Row" is where it goes
+        if span is not None:
+            out[n] = Stated(span.text, span.text)
+            taken.add(span.start)
+
+
+# ----------------------------------------------------------------------------------- amounts
+@dataclass(frozen=True)
+class _Measure:
+    unit: str  # minute|hour|day|night|week|month (time), money, percent, km|mile|m (distance), count
+    nouns: frozenset[str]  # stems of what it counts (count), or of what the span of time is of
+    per: str  # stem of the unit a rate is counted per ("day" in calories_per_day)
+    bound: str  # "max", "min" or ""
+
+
+def _measure(name: str, prop: dict[str, Any]) -> _Measure:
+    words = _split(name)
+    desc = str(prop.get("description") or "").lower()
+    per = ""
+    if "per" in words and words.index("per") + 1 < len(words):
+        per = _stem(words[words.index("per") + 1])
+        words = words[: words.index("per")]
+    elif m := re.search(r"\b(?:per|a|each)\s+(day|night|week|month|person|head)\b", desc):
+        per = _stem(m.group(1))
+    bound = "max" if {"max", "maximum", "limit", "budget", "cap"} & set(words) else (
+        "min" if {"min", "minimum"} & set(words) and "minutes" not in words else "")  # fmt: skip
+    time = [w for w in words if w in _TIME_WORDS]
+    nouns = frozenset(_stem(w) for w in words if w not in _COUNT_NOISE and w not in _TIME_WORDS)
+    if {"percent", "percentage", "pct"} & set(words) or "%" in desc or "percent" in desc:
+        return _Measure("percent", nouns, per, bound)
+    if _MONEY & set(words):
+        return _Measure("money", nouns, per, bound)
+    for unit in ("km", "mile", "miles", "metres", "meters", "m"):
+        if unit in words:
+            return _Measure(
+                {"miles": "mile", "metres": "m", "meters": "m"}.get(unit, unit), nouns, per, bound
+            )
+    if time:
+        return _Measure(_TIME_WORDS[time[-1]], nouns, per, bound)
+    return _Measure("count", nouns, per, bound)
+
+
+_TIME_UNITS = {"minute", "hour", "day", "night", "week", "fortnight", "month", "year"}
+
+
+def _convert(amount: Amount, unit: str) -> float | None:
+    """The amount in ``unit`` (a span of time, a distance), by ``pint``; None when it is not one."""
+    src = amount.unit
+    if src == unit:
+        return amount.value
+    night = {"night": "day"}
+    if src in _TIME_UNITS and unit in _TIME_UNITS:
+        src, unit = night.get(src, src), night.get(unit, unit)
+    elif not ({src, unit} <= {"km", "mile", "m"}):
+        return None
+    if src == unit:
+        return amount.value
+    from ibachat.agent.reading.units import convert
+
+    return convert(amount.value, src, unit)
+
+
+def _amounts(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None:
+    numeric = {
+        n: _measure(n, p) for n, p in props.items() if p.get("type") in ("integer", "number") and n not in out
+    }
+    if not numeric:
+        return
+    used: set[int] = set()
+    time_params = [n for n, m in numeric.items() if m.unit in _TIME_UNITS]
+    for name, m in numeric.items():
+        best: tuple[int, Amount, float] | None = None
+        for a in frame.amounts:
+            if a.span.start in used:
+                continue
+            score, value = _fit(a, m, name, time_params)
+            if score > 0 and value is not None and (best is None or score > best[0]):
+                best = (score, a, value)
+        if best is None:
+            if (
+                m.unit == "count"
+                and props[name].get("type") == "integer"
+                and m.nouns & {_stem(w) for w in frame.negated}
+            ):
+                lo = props[name].get("minimum", 0)
+                if isinstance(lo, (int, float)) and lo <= 0:
+                    word = next(w for w in frame.negated if _stem(w) in m.nouns)
+                    out[name] = Stated(0, f"no {word}")  # "no sugar"
+            continue
+        _, a, value = best
+        if m.bound == "min" and a.op == "<=" or m.bound == "max" and a.op == ">=":
+            continue
+        prop = props[name]
+        value = int(round(value)) if prop.get("type") == "integer" else float(value)
+        enum = prop.get("enum")
+        if enum and value not in enum:
+            continue
+        lo, hi = prop.get("minimum"), prop.get("maximum")
+        if (isinstance(lo, (int, float)) and value < lo) or (isinstance(hi, (int, float)) and value > hi):
+            continue
+        out[name] = Stated(value, a.span.text, a.op)
+        used.add(a.span.start)
+
+
+def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int, float | None]:
+    """How well an amount fits a parameter (0: not at all), and its value in the parameter's unit."""
+    a_per = _stem(a.per) if a.per else ""
+    if m.per != a_per and not (m.unit == "money" and a_per and not m.per and False):
+        if not (m.per == "" and a_per in ("head", "person") and m.unit == "money"):
+            return 0, None
+    noun = _stem(a.noun) if a.noun else ""
+    words = {_stem(w) for w in a.words}
+    if m.unit in _TIME_UNITS:
+        value = _convert(a, m.unit)
+        if value is None:
+            return 0, None
+        if words and words & m.nouns:
+            return 3, value
+        if words and m.nouns and not (m.nouns & _DURATION):
+            return 0, None  # "45 minute sessions" is no buffer
+        if not words and m.nouns and not (m.nouns & {_stem(w) for w in _DURATION}) and len(time_params) > 1:
+            return 0, None  # "for 45 minutes": the duration, not the reminder
+        if words and not m.nouns:
+            return 0, None
+        return 2, value
+    if m.unit == "money":
+        if a.unit == "money" or (a.unit == "number" and a.op != "="):
+            return 2, a.value
+        return 0, None
+    if m.unit == "percent":
+        return (2, a.value) if a.unit == "percent" else (0, None)
+    if m.unit in ("km", "mile", "m"):
+        value = _convert(a, m.unit) if a.unit in ("km", "mile", "m") else None
+        return (2, value) if value is not None else (0, None)
+    if a.unit != "count":
+        return 0, None
+    if not noun and a_per and a_per == m.per:
+        return 1, a.value  # "twice a week" for sessions_per_week
+    if noun and noun in m.nouns:
+        return 3, a.value
+    if noun and any(len(noun) >= 4 and (n.startswith(noun) or noun.startswith(n)) for n in m.nouns):
+        return 3, a.value
+    if noun == "peopl" and (
+        m.nouns & {_stem(w) for w in _PEOPLE_COUNT} or _stem(name) in {_stem(w) for w in _PEOPLE_COUNT}
+    ):
+        return 2, a.value
+    if (
+        noun
+        and (set(_split(name)) & {"quantity", "qty", "count", "number", "num"})
+        and not (m.nouns - {noun})
+    ):
+        return 1, a.value  # "two tickets" for a ticket tool's quantity
+    return 0, None
+
+
+# ----------------------------------------------------------------------------------- named spans
+def _span_role(name: str, prop: dict[str, Any]) -> str | None:
+    if _RECIPIENT.search(name) or prop.get("format") == "email":
+        return "recipient"
+    if _SUBJECT.search(name):
+        return "subject"
+    if _TITLE.search(name):
+        return "title"
+    if _AUTHOR.search(name):
+        return "author"
+    if _QUERY.search(name):
+        return "query"
+    if _THING.search(name):
+        return "thing"
+    if _BODY.search(name):
+        return "body"
+    return None
+
+
+def _spans(props: dict[str, Any], frame: Frame, out: dict[str, Stated], service: set[str]) -> None:
+    lab = frame.labelled
+    roles = {n: r for n, p in props.items() if _free(p) and n not in out and (r := _span_role(n, p))}
+    has_title = "title" in roles.values() or "subject" in roles.values()
+    used: set[str] = set()
+
+    def give(n: str, span: Span | None) -> bool:
+        if span is None or span.text in used or len(span.text) < 2:
+            return False
+        out[n] = Stated(span.text, span.text)
+        used.add(span.text)
+        return True
+
+    for n, role in sorted(roles.items(), key=lambda kv: ["recipient", "subject", "title", "author", "query",
+                                                          "thing", "body"].index(kv[1])):  # fmt: skip
+        if role == "recipient":
+            if frame.emails:
+                out[n] = Stated(frame.emails[0], frame.emails[0])
+            elif frame.written_to is not None and frame.written_to.text not in used:
+                give(n, frame.written_to)  # "Email Marco that ...": Marco
+        elif role == "subject":
+            give(n, lab.get("subject")) or give(n, lab.get("about"))
+        elif role == "title":
+            if not (give(n, lab.get("title")) or give(n, lab.get("quoted")) or give(n, _title_of(frame))):
+                give(n, _described_object(frame))
+        elif role == "author":
+            give(n, next((s for p, s in frame.phrases if p == "by" and s.text[:1].isupper()), None))
+        elif role in ("query", "thing"):
+            objects = [
+                s
+                for s, h in zip(frame.verb_objects, frame.object_heads)
+                if h not in _GENERIC and _stem(h) not in service
+            ]
+            give(n, objects[0] if objects else None)
+        elif role == "body":
+            reminder = "text" in _split(n) and not has_title
+            order = ("todo", "said", "colon", "quoted") if reminder else ("said", "colon", "quoted", "todo")
+            for key in order:
+                if give(n, lab.get(key)):
+                    break
+
+
+def _described_object(frame: Frame) -> Span | None:
+    """What is to be put in, as the request describes it: the verb's object with what qualifies it ("a
+    planning meeting", "a call with Ben"); a bare kind of thing ("a meeting") describes nothing."""
+    if len(frame.verb_objects) != 1:
+        return None
+    obj = frame.verb_objects[0]
+    m = re.search(r"\bof\s+(?=[A-Z0-9])", obj.text)
+    if m:  # "the audiobook of Circe", "a copy of Middlemarch": the work is its name
+        return Span(obj.text[m.end() :], obj.start + m.end(), obj.end)
+    for person in frame.company:
+        between = frame.text[obj.end : person.start]
+        if re.fullmatch(r"\s+with\s+", between):
+            return Span(frame.text[obj.start : person.end], obj.start, person.end)
+    return obj if len(obj.text.split()) > 1 else None
+
+
+def _title_of(frame: Frame) -> Span | None:
+    """A title named after "for" or "to see" ("two tickets for Hamlet", "to see Arsenal v Spurs")."""
+    places = {p.span.start for p in frame.places}
+    for prep, span in frame.phrases:
+        if prep in ("for", "see") and span.text[:1].isupper() and span.start not in places:
+            return span
+    m = re.search(
+        r"\bto see\s+([A-Z][^,.;!?]*?)(?=\s+(?:on|at|this|next|tomorrow|tonight|in)\b|[,.;!?]|$)", frame.text
+    )
+    if m:
+        return Span(m.group(1), m.start(1), m.end(1))
+    return None
+
+
+# ----------------------------------------------------------------------------------- lists
+def _lists(
+    props: dict[str, Any], frame: Frame, out: dict[str, Stated], required: set[str], service: set[str]
+) -> None:
+    for n, p in props.items():
+        if p.get("type") != "array" or n in out:
+            continue
+        items = p.get("items") if isinstance(p.get("items"), dict) else {}
+        if items.get("enum") or items.get("type", "string") != "string":
+            continue
+        words = _split(n)
+        if _EXCLUDE.search(n):
+            spans = [s for s in frame.refused if _head_word(s.text) not in _GENERIC]
+            if spans:
+                out[n] = Stated([s.text for s in spans], "; ".join(s.text for s in spans))
+            continue
+        if _PEOPLE_LIST.search(n):
+            people = [s.text for s in frame.company] + list(frame.emails)
+            if people:
+                out[n] = Stated(people, "; ".join(people))
+            continue
+        if _TOPICS.search(n):
+            topics = _topics(frame)
+            if topics:
+                out[n] = Stated(topics, "; ".join(topics))
+            continue
+        del words
+        if n != _item_list(props, required):
+            continue  # the things asked for fill one list ("items"), not its tags as well
+        said = [v.quote for v in out.values()]
+        category = {_stem(w) for w in _split(n)}  # "send some flowers": the list's own name, no item
+        for group in frame.things:
+            group = tuple(s for s in group if _stem(_head_word(s.text)) not in category)
+            names = [
+                s.text
+                for s in group
+                if _head_word(s.text) not in _GENERIC and _stem(_head_word(s.text)) not in service
+            ]
+            if n not in required and any(all(x in q for x in names) for q in said):
+                continue  # "a checklist titled Packing: passport, charger, socks": the body, not its tags too
+            if names and len(names) == len(group):
+                out[n] = Stated(names, "; ".join(names))
+                break
+
+
+def _item_list(props: dict[str, Any], required: set[str]) -> str | None:
+    """The one list parameter the things a request names go to: a required one first."""
+    lists = [
+        n
+        for n, p in props.items()
+        if p.get("type") == "array"
+        and not (_EXCLUDE.search(n) or _PEOPLE_LIST.search(n) or _TOPICS.search(n))
+        and not (isinstance(p.get("items"), dict) and p["items"].get("enum"))
+    ]
+    return None if not lists else sorted(lists, key=lambda n: n not in required)[0]
+
+
+def _head_word(text: str) -> str:
+    words = re.findall(r"[a-z]+", text.lower())
+    return words[-1] if words else ""
+
+
+def _topics(frame: Frame) -> list[str]:
+    """What a subscription or a search is about: "on climate and sport", "about football"."""
+    m = re.search(
+        r"(?i)\b(?:on|about|covering|regarding)\s+((?:[\w-]+(?:\s*,\s*|\s+and\s+|\s+&\s+)?){1,6})", frame.text
+    )
+    if not m:
+        return []
+    parts = re.split(r"\s*,\s*|\s+and\s+|\s+&\s+", m.group(1).strip())
+    out = []
+    for part in parts:
+        part = part.strip()
+        if (
+            not part
+            or part.lower() in _GENERIC
+            or any(a <= frame.text.find(part) < b for a, b in frame.when_mask)
+        ):
+            break
+        out.append(part)
+        if len(part.split()) > 3:
+            break
+    return out
+
+
+# ----------------------------------------------------------------------------------- enums and flags
+def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated]) -> None:
+    found: dict[str, tuple[Any, str]] = {}
+    said = _outside_content(frame, task)  # "remind me to call the dentist": "call" is no channel
+    for n, p in props.items():
+        if n in out or not p.get("enum") or p.get("type") not in ("string", None):
+            continue
+        hit = named_value(p, said)
+        if hit is not None and not (set(hit[1].lower().split()) & frame.negated):
+            found[n] = hit  # "don't allow substitutions" names no value
+    # one value named for two parameters ("low impact": intensity and impact both allow "low"): the
+    # parameter whose name stands beside it in the request takes it; otherwise neither does
+    by_words: dict[str, list[str]] = {}
+    for n, (_, words) in found.items():
+        by_words.setdefault(words.lower(), []).append(n)
+    low = task.lower()
+    for words, names in by_words.items():
+        if len(names) == 1:
+            n = names[0]
+            out[n] = Stated(found[n][0], found[n][1])
+            continue
+        beside = [n for n in names if any(re.search(rf"\b{re.escape(words)}[\s-]+{re.escape(w)}", low)
+                                          for w in _split(n))]  # fmt: skip
+        if len(beside) == 1:
+            n = beside[0]
+            out[n] = Stated(found[n][0], found[n][1])
+
+
+def _outside_content(frame: Frame, task: str) -> str:
+    """The request with what it quotes or asks to be said, noted or reminded of blanked out."""
+    chars = list(task)
+    for key in ("todo", "said", "quoted", "colon", "title", "subject", "about"):
+        span = frame.labelled.get(key)
+        if span is not None:
+            chars[span.start : span.end] = " " * (span.end - span.start)
+    return "".join(chars)
+
+
+def _flags(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None:
+    lemmas = [w for w in frame.lemmas if re.match(r"[a-z]", w)]
+    stems = {_stem(w): w for w in lemmas}
+    for n, p in props.items():
+        if p.get("type") != "boolean" or n in out:
+            continue
+        words = [w for w in _split(n) if w not in _FLAG_NOISE]
+        if not words:
+            continue
+        hits = []
+        for w in words:
+            s = _stem(w)
+            hit = stems.get(s) or next(
+                (
+                    v
+                    for k, v in stems.items()
+                    if len(s) >= 4 and len(k) >= 4 and (k.startswith(s) or s.startswith(k))
+                ),
+                None,
+            )
+            if hit is None:
+                break
+            hits.append(hit)
+        else:
+            negated = any(h in frame.negated for h in hits)
+            quote = _flag_quote(frame.text, hits)
+            if quote:
+                out[n] = Stated(not negated, quote)
+
+
+def _flag_quote(text: str, lemmas: list[str]) -> str:
+    """The request's words for a flag: from its first word to its last when they stand together."""
+    low = text.lower()
+    spots = []
+    for w in lemmas:
+        m = re.search(rf"\b{re.escape(w[:4])}\w*", low)
+        if m is None:
+            return ""
+        spots.append((m.start(), m.end()))
+    a, b = min(s for s, _ in spots), max(e for _, e in spots)
+    if b - a > 40:
+        return text[spots[0][0] : spots[0][1]]
+    return text[a:b]
+
+
+def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
+    """The one enum value the request names, and the words it names it with: the value itself
+    ("business class"), or a word that starts one value only ("physio" for ``physiotherapist``)."""
+    enum = [v for v in (prop.get("enum") or []) if isinstance(v, str)]
+    if len(enum) < 2:
+        return None
+    low = " " + " ".join(re.findall(r"[a-z0-9']+", task.lower())) + " "
+    whole = [v for v in enum if f" {v.replace('_', ' ').lower()} " in low]
+    if len(whole) == 1:
+        return whole[0], whole[0].replace("_", " ")
+    if whole:
+        return None
+    words = [w for w in _content_words(task) if len(w) >= 4]  # "after" is a preposition, not "afternoon"
+    starts = {v for v in enum for w in words if v.lower().startswith(w) and len(w) >= 0.4 * len(v)}
+    if len(starts) == 1:
+        value = starts.pop()
+        word = next(w for w in words if value.lower().startswith(w))
+        return value, word
+    return None
+
+
+_FUNCTION_POS = frozenset({"ADP", "SCONJ", "CCONJ", "DET", "PRON", "AUX", "PART", "NUM"})
+
+
+def _content_words(task: str) -> list[str]:
+    """The request's words that may name a thing (not its prepositions, conjunctions, pronouns)."""
+    from ibachat.agent.reading.parse import parse
+
+    return [
+        w
+        for t in parse(task[:2000])
+        if t.pos_ not in _FUNCTION_POS
+        for w in re.findall(r"[a-z0-9']+", t.lower_)
+    ]

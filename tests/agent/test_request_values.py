@@ -1,0 +1,199 @@
+"""What "your request" gives a parameter: the request's own words, read once per tool schema.
+
+The schemas here are tools nobody on the team wrote (a ferry, a bike hire, a florist, a vet, a piano
+tuner, a skip hire), and the sentences are in other voices than the catalogue's tests: what is read
+must come from the clause structure, the prepositions, the amounts and their units, not from a list of
+the words used here.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from ibachat.agent.alignment.request_values import stated_values
+from ibachat.agent.execution.reasons import quoted_in
+
+NOW = datetime(2027, 3, 9, 9, 30, tzinfo=timezone.utc)  # a Tuesday
+
+
+def _schema(props: dict, required: tuple[str, ...] = ()) -> dict:
+    return {"type": "object", "properties": props, "required": list(required)}
+
+
+FERRY = _schema(
+    {
+        "departure_port": {"type": "string"},
+        "arrival_port": {"type": "string"},
+        "sailing_date": {"type": "string", "format": "date"},
+        "foot_passengers": {"type": "integer", "minimum": 1, "maximum": 9},
+        "vehicle": {
+            "type": "string",
+            "enum": ["none", "car", "van", "motorbike", "bicycle"],
+            "default": "none",
+        },
+        "cabin_wanted": {"type": "boolean", "default": False},
+    },
+    ("departure_port", "arrival_port", "sailing_date"),
+)
+BIKE = _schema(
+    {
+        "hire_minutes": {"type": "integer", "minimum": 30, "maximum": 2880},
+        "frame": {"type": "string", "enum": ["small", "medium", "large"]},
+        "assist": {"type": "string", "enum": ["none", "low", "high"], "default": "none"},
+        "collect_from": {"type": "string"},
+        "max_distance_km": {"type": "number", "minimum": 1, "maximum": 300},
+    }
+)
+FLORIST = _schema(
+    {
+        "recipient_address": {"type": "string"},
+        "card_message": {"type": "string", "maxLength": 300},
+        "stems": {"type": "integer", "minimum": 1, "maximum": 100},
+        "budget_gbp": {"type": "number", "minimum": 10, "maximum": 500},
+        "delivery_date": {"type": "string", "format": "date"},
+        "flowers": {"type": "array", "items": {"type": "string"}},
+        "avoid_flowers": {"type": "array", "items": {"type": "string"}},
+    },
+    ("recipient_address",),
+)
+VET = _schema(
+    {
+        "clinic": {"type": "string", "description": "the practice to book at"},
+        "animal": {"type": "string"},
+        "visit_reason": {"type": "string"},
+        "slot": {"type": "string", "format": "date-time"},
+        "home_visit": {"type": "boolean", "default": False},
+    },
+    ("clinic", "slot"),
+)
+REMINDER = _schema(
+    {
+        "reminder_text": {"type": "string"},
+        "at": {"type": "string", "format": "date-time"},
+        "advance_minutes": {"type": "integer", "minimum": 0, "maximum": 1440, "default": 10},
+        "via": {"type": "string", "enum": ["push", "email", "text", "call"], "default": "push"},
+    },
+    ("reminder_text", "at"),
+)
+CLASS = _schema(
+    {
+        "level": {"type": "string", "enum": ["gentle", "low", "moderate", "high"]},
+        "impact": {"type": "string", "enum": ["low", "high"]},
+        "weeks": {"type": "integer", "minimum": 1, "maximum": 52},
+        "sessions_per_week": {"type": "integer", "minimum": 1, "maximum": 7},
+    }
+)
+
+
+def _values(schema: dict, text: str, about: str = "") -> dict:
+    return {n: s.value for n, s in stated_values(schema, text, NOW, about).items()}
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "want"),
+    [
+        (
+            FERRY,
+            "Sort me a crossing out of Holyhead to Dublin on the 20th, two of us on foot, and a cabin",
+            {
+                "departure_port": "Holyhead",
+                "arrival_port": "Dublin",
+                "sailing_date": "2027-03-20",
+                "foot_passengers": 2,
+                "cabin_wanted": True,
+            },
+        ),
+        (
+            BIKE,
+            "I'd like an e-bike for three and a half hours from the station kiosk, nothing over 40 miles",
+            {"hire_minutes": 210, "collect_from": "the station kiosk", "max_distance_km": 64.37},
+        ),
+        (
+            FLORIST,
+            'Send a dozen tulips to 4 Rose Row on Friday with a card saying "get well soon", '
+            "keep it under £45, and no lilies please",
+            {
+                "recipient_address": "4 Rose Row",
+                "card_message": "get well soon",
+                "flowers": ["tulips"],  # the dozen is their number; "stems" is not named, so left open
+                "budget_gbp": 45.0,
+                "delivery_date": "2027-03-12",
+                "avoid_flowers": ["lilies"],
+            },
+        ),
+        (
+            VET,
+            "Get Biscuit seen at Parkside Vets tomorrow at 4.15pm, he keeps scratching his ear",
+            {"clinic": "Parkside Vets", "slot": "2027-03-10T16:15:00+00:00"},
+        ),
+    ],
+)
+def test_each_value_comes_from_the_words_that_name_it(schema, text, want):
+    got = stated_values(schema, text, NOW)
+    values = {n: s.value for n, s in got.items()}
+    for name, value in want.items():
+        if isinstance(value, float):
+            assert values.get(name) == pytest.approx(value, abs=0.05), name
+        else:
+            assert values.get(name) == value, name
+    assert set(values) <= set(want) | {"animal", "visit_reason", "flowers"}  # nothing else is claimed
+    for s in got.values():
+        assert quoted_in(s.quote, text), s  # every reason quotes words the request holds
+
+
+def test_one_end_of_a_journey_is_never_also_the_other():
+    values = _values(FERRY, "Book me onto a ferry to Rosslare next Thursday")
+    assert values.get("arrival_port") == "Rosslare"
+    assert "departure_port" not in values
+    values = _values(FERRY, "a ferry Portsmouth to Bilbao on 2 April")
+    assert (values.get("departure_port"), values.get("arrival_port")) == ("Portsmouth", "Bilbao")
+
+
+def test_what_is_to_be_said_or_remembered_names_no_option():
+    values = _values(REMINDER, "Nudge me at 5pm today to text the landlord about the boiler")
+    assert values.get("reminder_text") == "text the landlord about the boiler"
+    assert "via" not in values  # "text" is inside what to be reminded of, not how
+    assert values.get("at") == "2027-03-09T17:00:00+00:00"
+
+
+def test_a_span_of_time_from_now_is_when_not_how_long_before():
+    values = _values(REMINDER, "remind me in forty minutes to move the car")
+    assert "advance_minutes" not in values
+    assert values.get("reminder_text") == "move the car"
+
+
+def test_a_value_two_parameters_allow_goes_to_the_one_named_beside_it():
+    values = _values(CLASS, "a low impact course for eight weeks, twice a week")
+    assert values.get("impact") == "low"
+    assert "level" not in values
+    assert values.get("weeks") == 8
+    assert values.get("sessions_per_week") == 2
+
+
+def test_a_rate_fills_only_a_parameter_counted_per_that_unit():
+    values = _values(CLASS, "three sessions a week please")
+    assert values.get("sessions_per_week") == 3
+    assert "weeks" not in values  # "a week" is the rate's unit, not a length
+
+
+def test_a_refused_option_is_not_chosen():
+    values = _values(BIKE, "hire me a bike for two hours, I don't want any assist")
+    assert values.get("hire_minutes") == 120
+    assert "assist" not in values
+
+
+def test_a_thing_nobody_named_is_not_invented():
+    assert "flowers" not in _values(FLORIST, "send some flowers to 9 Mill Street")
+    values = _values(VET, "book the vet for my rabbit", about="book_vet Book a visit at a vet practice")
+    assert "clinic" not in values  # no practice is named: it is asked for
+    assert "visit_reason" not in values
+
+
+def test_things_asked_for_fill_a_list_but_not_the_service_itself():
+    values = _values(
+        FLORIST, "deliver peonies, freesias and ranunculus to 2 Quay Street", about="order_flowers"
+    )
+    assert values.get("flowers") == ["peonies", "freesias", "ranunculus"]
+    assert values.get("recipient_address") == "2 Quay Street"
