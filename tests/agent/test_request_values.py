@@ -197,3 +197,58 @@ def test_things_asked_for_fill_a_list_but_not_the_service_itself():
     )
     assert values.get("flowers") == ["peonies", "freesias", "ranunculus"]
     assert values.get("recipient_address") == "2 Quay Street"
+
+
+GROOMER = _schema(
+    {
+        "dog_name": {"type": "string"},
+        "arrive_by": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"},
+        "slot_length_minutes": {"type": "integer", "minimum": 15, "maximum": 480},
+        "session": {"type": "string", "enum": ["am", "pm"]},
+        "repeat": {"type": "string", "enum": ["never", "weekly", "fortnightly", "monthly"], "default": "never"},
+        "services": {"type": "array", "items": {"type": "string", "enum": ["bath", "nails", "trim", "teeth"]}},
+        "skip_services": {"type": "array", "items": {"type": "string", "enum": ["bath", "nails", "trim", "teeth"]}},
+    }
+)
+CABIN = _schema(
+    {
+        "arrive": {"type": "string", "format": "date"},
+        "leave": {"type": "string", "format": "date"},
+        "nights": {"type": "integer", "minimum": 1, "maximum": 30},
+        "sleepers": {"type": "integer", "minimum": 1, "maximum": 12, "description": "how many people stay"},
+    }
+)
+TUNER = _schema({"fault": {"type": "string"}, "visit_day": {"type": "string", "format": "date"}}, ("fault",))
+
+
+def test_a_stretch_of_hours_gives_its_start_and_its_length():
+    values = _values(GROOMER, "Can Pip come in 1 till 3pm on Thursday")
+    assert values.get("arrive_by") == "13:00"
+    assert values.get("slot_length_minutes") == 120
+
+
+def test_a_part_of_the_day_and_how_often_fill_the_enums_that_name_them():
+    values = _values(GROOMER, "book Pip a trim on Friday afternoon, every other week")
+    assert values.get("session") == "pm"
+    assert values.get("repeat") == "fortnightly"
+    assert values.get("services") == ["trim"]
+
+
+def test_allowed_values_in_a_list_split_by_what_a_negation_governs():
+    values = _values(GROOMER, "a bath and a nail clip for Pip, but no teeth cleaning")
+    assert values.get("services") == ["bath", "nails"]
+    assert values.get("skip_services") == ["teeth"]
+
+
+def test_a_stretch_of_days_gives_both_ends_and_the_nights_between():
+    values = _values(CABIN, "the cabin from March 20 to March 24 for me and my two cousins")
+    assert (values.get("arrive"), values.get("leave")) == ("2027-03-20", "2027-03-24")
+    assert values.get("nights") == 4
+    assert values.get("sleepers") == 3  # the speaker and two cousins
+
+
+def test_what_is_wrong_is_the_clause_that_says_it_not_the_request():
+    values = _values(TUNER, "need the tuner out next week because the middle C keeps sticking")
+    assert values.get("fault") == "the middle C keeps sticking"
+    values = _values(TUNER, "send a tuner on Monday, whatever day suits is fine")
+    assert "fault" not in values

@@ -69,10 +69,12 @@ _EXCLUDE = re.compile(r"exclude|excluded|avoid|without|except|not_|^no_|blocked|
 _HABIT = re.compile(r"\b(?:usual|same|regular|normal|favou?rite|other|last|one)\b", re.I)
 _TOPICS = re.compile(r"topics?|subjects|interests|categories|themes|sections", re.I)
 _END = re.compile(
-    r"(?:^|_)(?:end|until|till|to|check_?out|return|back|finish|last|departure_back)(?:_|$)", re.I
+    r"(?:^|_)(?:end|ends|until|till|to|check_?out|return|back|finish|last|departure_back|leave|leaving|vacate)(?:_|$)",
+    re.I,
 )
 _START = re.compile(
-    r"(?:^|_)(?:start|from|check_?in|begin|first|pickup|pick_up|arrival|departure|out)(?:_|$)", re.I
+    r"(?:^|_)(?:start|starts|from|check_?in|begin|first|pickup|pick_up|arrival|arrive|departure|out)(?:_|$)",
+    re.I,
 )
 
 # Units of a numeric parameter, from the words of its name (a closed class).
@@ -153,9 +155,13 @@ def _stated(schema_key: str, task: str, now_iso: str, about: str) -> tuple[tuple
     _times(props, frame, task, now, out)
     _places(props, frame, out)
     _amounts(props, frame, out)
+    _nights(props, frame, now, out)
     _spans(props, frame, out, service)
     _lists(props, frame, out, set(schema.get("required") or []), service)
+    _when_enums(props, task, now, out)  # before the enums named by a word's start ("week": weekly)
     _enums(props, frame, task, out)
+    _enum_lists(props, frame, task, out)
+    _causes(props, task, out)
     _flags(props, frame, out)
     return tuple(out.items())
 
@@ -179,14 +185,14 @@ def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: d
         (first, first_words), _ = span
         if props[dated[0]].get("format") == "date":
             out[dated[0]] = Stated(first.isoformat(), first_words)
-    elif when.day is not None and when.question is None and dated:
+    elif when.day is not None and (when.question is None or when.asks == "time") and dated:
         for n in dated:
             if len(dated) > 1 and _END.search(n):
                 continue  # one day said: the start, not the end
             prop = props[n]
             if prop.get("format") == "date":
                 out[n] = Stated(when.day.isoformat(), when.day_words or when.time_words)
-            elif when.time or when.part:
+            elif (when.time or when.part) and when.question is None:
                 from ibachat.agent.reading.when import default_time
 
                 clock = when.time or default_time(when.part) or "12:00"
@@ -197,12 +203,40 @@ def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: d
     clock_range = next(
         (r for r in frame.ranges if re.search(r"\d", r[0]) and re.search(r"(?i)am|pm", r[1])), None
     )
-    if clock_range is not None and clocks:
-        first = read_when(clock_range[0], now).time
-        if first:
+    if clock_range is not None:
+        half = "" if re.search(r"(?i)am|pm", clock_range[0]) else _half_of(clock_range[1])
+        first = read_when(f"{clock_range[0]}{half}", now).time
+        last = read_when(clock_range[1], now).time
+        if first and clocks:
             out[clocks[0]] = Stated(first, clock_range[2].text)
+        if first and last and last > first:  # "9 till 11am": two hours long
+            _lasting(props, _clock_minutes(last) - _clock_minutes(first), clock_range[2].text, out)
     elif when.time is not None and when.asks != "time" and clocks:
         out[clocks[0]] = Stated(when.time, when.time_words)
+
+
+_DURATION_STEMS = frozenset({"durat", "length", "long", "span", "period"})
+
+
+def _lasting(props: dict[str, Any], minutes: int, words: str, out: dict[str, Stated]) -> None:
+    """How long something lasts, from the two ends of a stretch of hours, for a parameter of its length."""
+    for n, p in props.items():
+        m = _measure(n, p) if p.get("type") in ("integer", "number") and n not in out else None
+        if m and m.unit in ("minute", "hour") and {_stem(w) for w in _split(n)} & _DURATION_STEMS:
+            value = minutes if m.unit == "minute" else minutes / 60
+            out[n] = Stated(int(value) if p.get("type") == "integer" else value, words)
+            return
+
+
+def _half_of(last: str) -> str:
+    """ "9 till 11am": the first end takes the half of the day of the last when it says none."""
+    m = re.search(r"(?i)\d\s*(am|pm)\b", last)
+    return m.group(1) if m else ""
+
+
+def _clock_minutes(clock: str) -> int:
+    h, m = clock.split(":")
+    return int(h) * 60 + int(m)
 
 
 def _is_clock(name: str, prop: dict[str, Any]) -> bool:
@@ -331,6 +365,8 @@ def _measure(name: str, prop: dict[str, Any]) -> _Measure:
         "min" if {"min", "minimum"} & set(words) and "minutes" not in words else "")  # fmt: skip
     time = [w for w in words if w in _TIME_WORDS]
     nouns = frozenset(_stem(w) for w in words if w not in _COUNT_NOISE and w not in _TIME_WORDS)
+    if re.search(r"\b(?:people|persons|guests|travell?ers|passengers|adults)\b", desc):
+        nouns |= {_stem("people")}  # "how many people will sleep there": a count of people
     if {"percent", "percentage", "pct"} & set(words) or "%" in desc or "percent" in desc:
         return _Measure("percent", nouns, per, bound)
     if _MONEY & set(words):
@@ -346,6 +382,27 @@ def _measure(name: str, prop: dict[str, Any]) -> _Measure:
 
 
 _TIME_UNITS = {"minute", "hour", "day", "night", "week", "fortnight", "month", "year"}
+
+
+def _nights(props: dict[str, Any], frame: Frame, now: datetime, out: dict[str, Stated]) -> None:
+    """A count of nights from a stretch of days with both ends ("from Jan 3 to Jan 6": 3 nights)."""
+    names = [
+        n
+        for n, p in props.items()
+        if p.get("type") == "integer" and n not in out and (m := _measure(n, p)).unit == "night" and not m.per
+    ]
+    span = _range_days(frame, now) if names else None
+    if span is None:
+        return
+    (first, _), (last, _) = span
+    words = next((r[2].text for r in frame.ranges), "")
+    value = (last - first).days
+    prop = props[names[0]]
+    lo, hi = prop.get("minimum", 1), prop.get("maximum")
+    if value >= (lo if isinstance(lo, (int, float)) else 1) and (
+        not isinstance(hi, (int, float)) or value <= hi
+    ):
+        out[names[0]] = Stated(value, words)
 
 
 def _convert(amount: Amount, unit: str) -> float | None:
@@ -660,6 +717,142 @@ def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated
         if len(beside) == 1:
             n = beside[0]
             out[n] = Stated(found[n][0], found[n][1])
+
+
+# What a request says of how often (a closed class of time words), to the enum value that names it.
+_FREQUENCIES = (
+    (re.compile(r"(?i)\b(?:every\s+weekday|on\s+weekdays|weekdays\s+only)\b"), "weekdays"),
+    (re.compile(r"(?i)\b(?:every\s+(?:other|second)\s+week|fortnightly|biweekly)\b"), "fortnightly"),
+    (re.compile(r"(?i)\b(?:every\s+(?:day|morning|evening|night)|daily|each\s+day|nightly)\b"), "daily"),
+    (
+        re.compile(r"(?i)\b(?:every\s+(?:week|mon|tue|wed|thu|fri|sat|sun)[a-z]*|weekly|once\s+a\s+week)\b"),
+        "weekly",
+    ),
+    (re.compile(r"(?i)\b(?:every\s+month|monthly|once\s+a\s+month)\b"), "monthly"),
+    (re.compile(r"(?i)\b(?:every\s+year|yearly|annually|once\s+a\s+year)\b"), "yearly"),
+)
+# A time of day (when.py's part), to the values an enum may name it by (its own name first, then the half of the day).
+_PARTS = {
+    "early_morning": ("early_morning", "morning", "am"),
+    "morning": ("morning", "am"),
+    "lunchtime": ("lunchtime", "midday", "noon"),
+    "afternoon": ("afternoon", "pm"),
+    "evening": ("evening", "pm"),
+    "night": ("night", "late", "evening", "pm"),
+}
+
+
+def _when_enums(props: dict[str, Any], task: str, now: datetime, out: dict[str, Stated]) -> None:
+    """An enum of parts of the day or of how often: "tomorrow morning" (``am``), "every Sunday" (``weekly``)."""
+    open_enums = {
+        n: [str(v).lower() for v in p["enum"]]
+        for n, p in props.items()
+        if n not in out and p.get("enum") and p.get("type") in ("string", None)
+    }
+    when = read_when(task, now)
+    if when.part and when.time_words and _said(when.time_words, task):
+        for label in _PARTS.get(when.part, (when.part,)):
+            fits = [n for n, vals in open_enums.items() if label in vals]
+            if len(fits) == 1:
+                n = fits[0]
+                out[n] = Stated(props[n]["enum"][open_enums[n].index(label)], when.time_words)
+                open_enums.pop(n)
+                break
+    for pattern, label in _FREQUENCIES:
+        m = pattern.search(task)
+        if m is None:
+            continue
+        fits = [n for n, vals in open_enums.items() if label in vals]
+        if len(fits) == 1:
+            out[fits[0]] = Stated(props[fits[0]]["enum"][open_enums[fits[0]].index(label)], m.group(0))
+        break
+
+
+def _said(quote: str, task: str) -> bool:
+    plain = " ".join(re.findall(r"[\w']+", quote.lower()))
+    return bool(plain) and f" {plain} " in " " + " ".join(re.findall(r"[\w']+", task.lower())) + " "
+
+
+def _enum_lists(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated]) -> None:
+    """Lists of allowed values the request names ("on climate and science": both); a value
+    a negation governs ("but no politics") goes to the list of what to leave out."""
+    lists = {
+        n: p["items"]["enum"]
+        for n, p in props.items()
+        if p.get("type") == "array"
+        and n not in out
+        and isinstance(p.get("items"), dict)
+        and p["items"].get("enum")
+    }
+    if not lists:
+        return
+    said = _outside_content(frame, task).lower()
+    words = re.findall(r"[a-z][a-z'-]+", said)
+    refused = {_stem(s.text) for s in frame.refused} | {_stem(w) for w in frame.negated}
+    kept: dict[str, list[tuple[int, Any, str]]] = {"in": [], "out": []}
+    seen: set[str] = set()
+    for values in lists.values():
+        labels = [str(v).replace("_", " ").lower() for v in values]
+        for v, label in zip(values, labels):
+            if not isinstance(v, str) or v in seen:
+                continue
+            seen.add(v)
+            m = re.search(rf"\b{re.escape(label)}\b", said)
+            word = label if m else next(
+                (w for w in words if len(w) >= 4 and label.startswith(w) and len(w) >= 0.4 * len(label)
+                 and sum(1 for x in labels if x.startswith(w)) == 1), None
+            )  # fmt: skip
+            if word is None:
+                continue
+            at = re.search(rf"\b{re.escape(word)}\b", said)
+            if at is None:
+                continue
+            side = "out" if _stem(word) in refused or _stem(label) in refused else "in"
+            kept[side].append((at.start(), v, task[at.start() : at.end()]))
+    for n, values in lists.items():
+        side = "out" if _EXCLUDE.search(n) else "in"
+        mine = sorted((a, v, w) for a, v, w in kept[side] if v in values)
+        rivals = [o for o in lists if o != n and bool(_EXCLUDE.search(o)) == (side == "out")]
+        if mine and not rivals:  # two lists of the same side: whose the values are is not said
+            out[n] = Stated([v for _, v, _ in mine], "; ".join(w for _, _, w in mine))
+
+
+_FINE = frozenset({"fine", "ok", "okay", "good", "great", "alright", "perfect", "best", "ideal", "better"})
+# The parameter for what is wrong or why (a closed class of schema words).
+_CAUSE = re.compile(r"problem|issue|fault|symptom|reason|complaint|concern|^why$", re.I)
+
+
+def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
+    """What is wrong, in the request's own clause: "because the hall lights keep tripping", "the kitchen
+    tap is leaking everywhere" (a clause with a subject of its own, other than the request's)."""
+    names = [n for n, p in props.items() if _free(p) and n not in out and _CAUSE.search(n)]
+    if not names:
+        return
+    from ibachat.agent.reading.parse import parse
+
+    doc = parse(task[:2000])
+    for t in doc:
+        if t.pos_ not in ("VERB", "AUX") or t.dep_ not in ("advcl", "ccomp", "conj", "ROOT", "parataxis"):
+            continue
+        subj = [c for c in t.children if c.dep_ in ("nsubj", "nsubjpass")]
+        if not subj or subj[0].pos_ == "PRON" or t.i == 0:
+            continue  # "I need ...", "it's urgent": the request or a comment, not what is wrong
+        if any(c.dep_ == "acomp" and c.lower_ in _FINE for c in t.children):
+            continue  # "video call is fine": a comment on the request
+        request = {x.i for c in t.children if doc[0] in c.subtree for x in c.subtree}
+        inside = [
+            x
+            for x in t.subtree
+            if x.i not in request and not (x.i < t.i and x.dep_ in ("mark", "cc", "punct"))
+        ]
+        inside = [x for x in inside if not x.is_punct or inside[0].i < x.i < inside[-1].i]
+        a, b = inside[0].idx, inside[-1].idx + len(inside[-1].text)
+        clause = task[a:b].strip(" ,.")
+        if "," in clause:
+            clause = clause.split(",")[0] if subj[0].idx < a + clause.find(",") else clause
+        if len(clause.split()) >= 3:
+            out[names[0]] = Stated(clause, clause)
+            return
 
 
 def _outside_content(frame: Frame, task: str) -> str:

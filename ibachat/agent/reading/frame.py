@@ -380,6 +380,11 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
         if per:
             end = tokens[k2 - 1].idx + len(tokens[k2 - 1].text)
         op = _comparator(text, start)
+        if unit == "count" and noun and k > 0 and _people_noun(tokens[k - 1]):  # "me and my 3 mates": four
+            people = _people_count(tokens, i, value)
+            if people is not None:
+                value, noun, words = people, "people", ["people"]
+                start = min(start, _people_start(tokens, i))
         if unit == "count" and not noun:
             people = _people_count(tokens, i, value)
             if people is not None:
@@ -423,14 +428,11 @@ def _counted(tokens: list[Token], k: int, unit: str) -> tuple[str, list[str], in
         return "", [], k
     while j < len(tokens) and j < k + 4:
         t = tokens[j]
-        if t.pos_ in ("ADJ", "NOUN", "PROPN", "VERB") and t.tag_ in (
-            "JJ",
-            "NN",
-            "NNS",
-            "NNP",
-            "NNPS",
-            "VBN",
-            "VBG",
+        participle = (
+            t.tag_ == "VBD" and j + 1 < len(tokens) and tokens[j + 1].pos_ == "NOUN"
+        )  # "2 checked bags"
+        if t.pos_ in ("ADJ", "NOUN", "PROPN", "VERB") and (
+            t.tag_ in ("JJ", "NN", "NNS", "NNP", "NNPS", "VBN", "VBG") or participle
         ):
             if t.lower_ in _TIME_UNITS or t.lower_ in ("a", "per", "each", "every"):
                 break
@@ -468,11 +470,16 @@ def _people_count(tokens: list[Token], i: int, value: float) -> float | None:
         and nxt not in ("of",)
         and (prev == "for" or prev2 in ("party", "group", "table"))
     ):
-        if i + 1 < len(tokens) and tokens[i + 1].pos_ in ("NOUN", "PROPN") and nxt not in _PEOPLE_WORDS:
+        if (
+            i + 1 < len(tokens)
+            and tokens[i + 1].pos_ in ("NOUN", "PROPN")
+            and not _people_noun(tokens[i + 1])
+        ):
             return None
         return value
     if (
-        nxt in _PEOPLE_WORDS
+        i + 1 < len(tokens)
+        and _people_noun(tokens[i + 1])
         and prev in ("my", "our")
         and prev2 == "and"
         and i > 2
@@ -480,6 +487,17 @@ def _people_count(tokens: list[Token], i: int, value: float) -> float | None:
     ):
         return value + 1  # "me and my 3 mates"
     return None
+
+
+def _people_noun(t: Token) -> bool:
+    """A word for people: a closed class ("guests", "friends") or a relation in ``data/people.json``."""
+    from ibachat.agent.data import word_classes
+
+    return (
+        t.lower_ in _PEOPLE_WORDS
+        or t.lemma_.lower() in _PEOPLE_WORDS
+        or (t.lemma_.lower() in word_classes("people")["people"])
+    )
 
 
 def _people_start(tokens: list[Token], i: int) -> int:
@@ -552,6 +570,11 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
                 break
         if _boundary(t, mask, end == j):
             break
+        if end > j and (
+            t.text in ("->", "→", "=>")
+            or (t.text == "-" and tokens[end + 1 : end + 2] and tokens[end + 1].text == ">")
+        ):
+            break  # "on a plane Dublin -> Berlin": the arrow starts a journey of its own
         if t.pos_ == "ADP" and end == j:
             break
         end += 1
