@@ -899,8 +899,8 @@ def _object(doc, verb) -> tuple[str, str, tuple[str, ...], bool]:
     for child in verb.children:
         if child.dep_ in ("xcomp", "ccomp") and child.pos_ == "VERB":
             inner = _object(doc, child)
-            if inner[0]:  # "remind me to take the bread out": what the act is about, not what it acts on
-                return inner[0], inner[1], nouns, False
+            if inner[0]:  # "remind me to take the bread out": what the act is about, not what it acts on,
+                return inner[0], "", nouns, False  # so no head: "call the dentist" names no tool
     return "", "", nouns, False
 
 
