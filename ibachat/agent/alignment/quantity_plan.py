@@ -63,6 +63,8 @@ def measure(param: Param) -> Measure | None:
         return Measure("percent", 1.0, bound)
     if words & MONEY_WORDS or re.search(r"[$€£]", desc):
         return Measure("money", 1.0, bound)
+    if words & {"m", "metres", "meters", "metre", "meter"} or re.search(r"\bin (?:metres|meters)\b", desc):
+        return Measure("distance", 0.001, bound)  # amounts of distance are read in km: "2 km" is 2000 here
     if words & {"km", "kilometres", "kilometers", "miles", "distance", "radius"}:
         return Measure("distance", 1.609 if "miles" in words else 1.0, bound)
     clock = words & {"start", "begin", "end", "earliest", "latest", "clock", "o'clock"} or "of day" in desc

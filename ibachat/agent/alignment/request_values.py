@@ -502,7 +502,7 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
         return 3, a.value
     if noun and any(len(noun) >= 4 and (n.startswith(noun) or noun.startswith(n)) for n in m.nouns):
         return 3, a.value
-    if noun == "peopl" and (
+    if (noun == "peopl" or "peopl" in words) and (
         m.nouns & {_stem(w) for w in _PEOPLE_COUNT} or _stem(name) in {_stem(w) for w in _PEOPLE_COUNT}
     ):
         return 2, a.value
@@ -574,6 +574,13 @@ def _spans(props: dict[str, Any], frame: Frame, out: dict[str, Stated], service:
             for key in order:
                 if give(n, lab.get(key)):
                     break
+    for n, p in props.items():  # "test_name" and "book the fasting cholesterol test": the thing described
+        if not _free(p) or n in out or n in roles or place_role(n, p):
+            continue
+        named = {_stem(w) for w in _split(n)} - {_stem("name"), _stem("title")}
+        for span, head in zip(frame.verb_objects, frame.object_heads):
+            if _stem(head) in named and len(span.text.split()) > 1 and give(n, span):
+                break
 
 
 def _described_object(frame: Frame) -> Span | None:
@@ -839,7 +846,7 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
             continue  # "I need ...", "it's urgent": the request or a comment, not what is wrong
         if any(c.dep_ == "acomp" and c.lower_ in _FINE for c in t.children):
             continue  # "video call is fine": a comment on the request
-        request = {x.i for c in t.children if doc[0] in c.subtree for x in c.subtree}
+        request = {x.i for c in t.children if c.pos_ == "VERB" and doc[0] in c.subtree for x in c.subtree}
         inside = [
             x
             for x in t.subtree

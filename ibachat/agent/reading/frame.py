@@ -385,6 +385,8 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
             if people is not None:
                 value, noun, words = people, "people", ["people"]
                 start = min(start, _people_start(tokens, i))
+            elif "people" not in words:
+                words = [*words, "people"]  # "12 kids": a count of people too
         if unit == "count" and not noun:
             people = _people_count(tokens, i, value)
             if people is not None:
@@ -613,6 +615,19 @@ def _places_and_phrases(
             i += 1
             continue
         rng = _phrase_after(tokens, i, mask)
+        if rng is None and low == "to" and places and places[-1].prep in _FROM and i + 1 < len(tokens):
+            nxt = tokens[i + 1]
+            if (
+                places[-1].span.end + 4 >= t.idx
+                and nxt.is_alpha
+                and nxt.lower_ not in _STOP_WORDS
+                and not any(a <= nxt.idx < b for a, b in mask)
+                and not any(c.dep_ in ("dobj", "obj", "prt") for c in nxt.children)
+            ):
+                rng = (
+                    i + 1,
+                    i + 2,
+                )  # "from leeds to newcastle": the journey's end, however the tagger read it
         if rng is None:
             i += 1
             continue
