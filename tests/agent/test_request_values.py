@@ -131,7 +131,8 @@ def _values(schema: dict, text: str, about: str = "") -> dict:
     ],
 )
 def test_each_value_comes_from_the_words_that_name_it(schema, text, want):
-    got = stated_values(schema, text, NOW)
+    about = "order_flowers Send flowers to someone" if schema is FLORIST else ""  # the tool's own things
+    got = stated_values(schema, text, NOW, about)
     values = {n: s.value for n, s in got.items()}
     for name, value in want.items():
         if isinstance(value, float):
@@ -287,3 +288,35 @@ def test_a_thing_a_parameter_is_named_after_and_counts_of_people_in_other_words(
 )
 def test_a_count_of_people_named_by_a_word_nobody_listed():
     assert _values(LAB, "3 volunteers will help with the scan").get("helpers") == 3
+
+
+COURIER = _schema(
+    {
+        "collect_address": {"type": "string", "description": "street address to collect from"},
+        "deliver_to": {"type": "string"},
+        "collect_at": {"type": "string", "format": "date-time"},
+        "parcels": {"type": "array", "items": {"type": "string"}},
+        "notify": {"type": "string", "enum": ["sms", "email", "push"], "default": "push"},
+    }
+)
+
+
+def test_a_house_number_is_no_time_and_a_place_told_of_is_not_the_request():
+    values = _values(COURIER, "We sent one to Leeds last month. Collect from 18 Larch Avenue and take it to Hull")
+    assert values.get("collect_address") == "18 Larch Avenue"
+    assert values.get("deliver_to") == "Hull"  # not "Leeds", told of in the past
+    assert "collect_at" not in values  # "18" is no hour
+
+
+def test_what_is_turned_down_rather_than_chosen_is_not_the_value():
+    values = _values(COURIER, "collect the rug tomorrow at 10am from 3 Mill Row, email me rather than sms")
+    assert values.get("notify") == "email"
+    values = _values(COURIER, "collect the rug tomorrow at 10am, ping me instead of email")
+    assert "notify" not in values
+
+
+def test_a_span_of_time_from_now_in_words_and_what_to_do_stops_at_its_time():
+    values = _values(REMINDER, "in an hour and a half, remind me to ring the garage on Friday at 9")
+    assert values.get("reminder_text") == "ring the garage"
+    values = _values(REMINDER, "remind me to stretch in an hour and a quarter")
+    assert values.get("at") == "2027-03-09T10:45:00+00:00"

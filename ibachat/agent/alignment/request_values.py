@@ -48,7 +48,9 @@ class Stated:
 
 
 # How schemas name what a free-text parameter takes: a closed class of schema vocabulary.
-_DEST = re.compile(r"destination|arrival|\bdest\b|to_city|drop_?off|^to$|going to|where .*going|arriv", re.I)
+_DEST = re.compile(
+    r"destination|arrival|\bdest\b|to_city|drop_?off|(?:^|_)to$|going to|where .*going|arriv", re.I
+)
 _ORIGIN = re.compile(r"origin|departure|depart|(?:^|_)from$|collect|pick_?up|start(?:ing)?[ _]?(?:point|place|from)|leaving from|"
                      r"sail(?:s|ing)? from|set(?:ting)? off", re.I)  # fmt: skip
 _VENUE = re.compile(r"restaurant|shop|store|cafe|café|studio|pharmacy|venue|gym|clinic|branch|library|cinema|"
@@ -66,6 +68,7 @@ _AUTHOR = re.compile(r"author|artist|writer|director|composer|^by$|performer|ban
 _PEOPLE_LIST = re.compile(r"attendees?|participants?|guests?|people|persons|members|contacts|"
                           r"recipients|invited", re.I)  # fmt: skip
 _EXCLUDE = re.compile(r"exclude|excluded|avoid|without|except|not_|^no_|blocked|banned|skip", re.I)
+_LABELS = re.compile(r"tags?|labels?|keywords?", re.I)  # what a note is sorted by, not its things
 _HABIT = re.compile(r"\b(?:usual|same|regular|normal|favou?rite|other|last|one)\b", re.I)
 _TOPICS = re.compile(r"topics?|subjects|interests|categories|themes|sections", re.I)
 _END = re.compile(
@@ -300,6 +303,29 @@ def is_venue(name: str, prop: dict[str, Any] | None = None) -> bool:
     return place_role(name, prop or {}) == "venue" and "hotel" not in text
 
 
+_ADDRESS = re.compile(r"address|postcode|street", re.I)
+
+
+def _address(frame: Frame) -> Span | None:
+    for p in frame.places:
+        if not p.told and p.prep in ("at", "to", "in", "") and re.search(r"\d|[A-Z]", p.span.text):
+            return p.span
+    return None
+
+
+def _journey_end(frame: Frame, taken: set[int]) -> Span | None:
+    """Of two or more places said after "to", the one that ends a journey from somewhere ("from
+    Birmingham New Street to Newcastle"), not one told of ("going to Nana's for Christmas")."""
+    ends = [p for p in frame.places if p.role == "destination" and p.span.start not in taken and not p.told]
+    if len(ends) < 2:
+        return None
+    starts = [p.span.end for p in frame.places if p.role == "origin"]
+    for p in ends:
+        if any(0 <= p.span.start - e <= 5 for e in starts):
+            return p.span
+    return None
+
+
 def _places(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None:
     roles = {n: r for n, p in props.items() if _free(p) and n not in out and (r := place_role(n, p))}
     if "origin" in roles.values():  # "from" and "to" of a journey: "to" is its end, not a recipient
@@ -317,8 +343,8 @@ def _places(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None
                 continue
             if named and not p.name:
                 continue
-            if p.span.text in frame.emails or _HABIT.search(p.span.text):
-                continue  # "from the usual Thai place" refers to a habit: it names no place
+            if p.span.text in frame.emails or _HABIT.search(p.span.text) or p.told:
+                continue  # "from the usual Thai place" refers to a habit; "we stayed at the Grand" is told
             return p.span
         return None
 
@@ -327,13 +353,15 @@ def _places(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None
         role = roles[n]
         span = None
         if role == "destination":
-            span = pick((), "destination")
+            span = _journey_end(frame, taken) or pick((), "destination")
         elif role == "origin":
             span = pick(("from", "out of"), "origin") or pick(("",), "origin")
             if span is None and not has_dest:
                 span = pick(("at", "in", "near"), "at")  # a car picked up where it stands ("at Faro airport")
         elif role == "venue":
             span = pick(("at", "from"), "at", named=True) or pick(("in",), "at", named=True)
+        elif role == "location" and _ADDRESS.search(f"{n} {props[n].get('description', '')}"):
+            span = _address(frame)  # an address is a name or a number and a name, never "the kitchen"
         elif role == "location":
             span = pick(("in", "at", "near"), "at") or (
                 pick(("from", "out of"), "origin") or pick((), "destination") if not has_dest else None
@@ -586,9 +614,18 @@ def _spans(props: dict[str, Any], frame: Frame, out: dict[str, Stated], service:
 def _described_object(frame: Frame) -> Span | None:
     """What is to be put in, as the request describes it: the verb's object with what qualifies it ("a
     planning meeting", "a call with Ben"); a bare kind of thing ("a meeting") describes nothing."""
-    if len(frame.verb_objects) != 1:
-        return None
+    if len(frame.verb_objects) != 1 or frame.object_heads[0] in (
+        "couple",
+        "pair",
+        "dozen",
+        "few",
+        "lot",
+        "bunch",
+    ):
+        return None  # "a couple of tickets": an amount, not what is put in
     obj = frame.verb_objects[0]
+    if frame.object_heads[0] in _TIME_WORDS or frame.masked(obj.start, obj.end):
+        return None  # "block out 45 mins tmrw": a span of time, not a title
     m = re.search(r"\bof\s+(?=[A-Z0-9])", obj.text)
     if m:  # "the audiobook of Circe", "a copy of Middlemarch": the work is its name
         return Span(obj.text[m.end() :], obj.start + m.end(), obj.end)
@@ -644,7 +681,13 @@ def _lists(
             continue  # the things asked for fill one list ("items"), not its tags as well
         said = [v.quote for v in out.values()]
         category = {_stem(w) for w in _split(n)}  # "send some flowers": the list's own name, no item
+        only = not _LABELS.search(n) and _item_lists(props) == [n]
         for group in frame.things:
+            own = bool(category & service)  # "order_flowers" and its "flowers": the tool's own things
+            if group == frame.verb_objects and not (
+                frame.objects_asked and (n in required or (only and own))
+            ):
+                continue  # a later verb's objects ("tip the driver"), or a list not asked for by the verb
             group = tuple(s for s in group if _stem(_head_word(s.text)) not in category)
             names = [
                 s.text
@@ -658,15 +701,19 @@ def _lists(
                 break
 
 
-def _item_list(props: dict[str, Any], required: set[str]) -> str | None:
-    """The one list parameter the things a request names go to: a required one first."""
-    lists = [
+def _item_lists(props: dict[str, Any]) -> list[str]:
+    return [
         n
         for n, p in props.items()
         if p.get("type") == "array"
         and not (_EXCLUDE.search(n) or _PEOPLE_LIST.search(n) or _TOPICS.search(n))
         and not (isinstance(p.get("items"), dict) and p["items"].get("enum"))
     ]
+
+
+def _item_list(props: dict[str, Any], required: set[str]) -> str | None:
+    """The one list parameter the things a request names go to: a required one first."""
+    lists = _item_lists(props)
     return None if not lists else sorted(lists, key=lambda n: n not in required)[0]
 
 
@@ -702,6 +749,9 @@ def _topics(frame: Frame) -> list[str]:
 def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated]) -> None:
     found: dict[str, tuple[Any, str]] = {}
     said = _outside_content(frame, task)  # "remind me to call the dentist": "call" is no channel
+    said = re.sub(  # "email me rather than sms": what is turned down names no value
+        r"[\w'-]+", lambda m: " " * len(m.group(0)) if _refused_word(m.group(0), frame) else m.group(0), said
+    )
     for n, p in props.items():
         if n in out or not p.get("enum") or p.get("type") not in ("string", None):
             continue
@@ -732,7 +782,9 @@ _FREQUENCIES = (
     (re.compile(r"(?i)\b(?:every\s+(?:other|second)\s+week|fortnightly|biweekly)\b"), "fortnightly"),
     (re.compile(r"(?i)\b(?:every\s+(?:day|morning|evening|night)|daily|each\s+day|nightly)\b"), "daily"),
     (
-        re.compile(r"(?i)\b(?:every\s+(?:week|mon|tue|wed|thu|fri|sat|sun)[a-z]*|weekly|once\s+a\s+week)\b"),
+        re.compile(
+            r"(?i)\b(?:every\s+(?:week|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?)\b|weekly|once\s+a\s+week)\b"
+        ),
         "weekly",
     ),
     (re.compile(r"(?i)\b(?:every\s+month|monthly|once\s+a\s+month)\b"), "monthly"),
@@ -759,7 +811,9 @@ def _when_enums(props: dict[str, Any], task: str, now: datetime, out: dict[str, 
     when = read_when(task, now)
     if when.part and when.time_words and _said(when.time_words, task):
         for label in _PARTS.get(when.part, (when.part,)):
-            fits = [n for n, vals in open_enums.items() if label in vals]
+            fits = [
+                n for n, vals in open_enums.items() if label in vals and not _longer_said(label, vals, task)
+            ]
             if len(fits) == 1:
                 n = fits[0]
                 out[n] = Stated(props[n]["enum"][open_enums[n].index(label)], when.time_words)
@@ -773,6 +827,11 @@ def _when_enums(props: dict[str, Any], task: str, now: datetime, out: dict[str, 
         if len(fits) == 1:
             out[fits[0]] = Stated(props[fits[0]]["enum"][open_enums[fits[0]].index(label)], m.group(0))
         break
+
+
+def _longer_said(label: str, values: list[str], task: str) -> bool:
+    """Whether the request names an allowed value that holds ``label`` ("early morning" for "morning")."""
+    return any(v != label and label in v and _said(v.replace("_", " "), task) for v in values)
 
 
 def _said(quote: str, task: str) -> bool:
@@ -842,10 +901,14 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
         if t.pos_ not in ("VERB", "AUX") or t.dep_ not in ("advcl", "ccomp", "conj", "ROOT", "parataxis"):
             continue
         subj = [c for c in t.children if c.dep_ in ("nsubj", "nsubjpass")]
-        if not subj or subj[0].pos_ == "PRON" or t.i == 0:
+        if not subj or subj[0].pos_ not in ("NOUN", "PROPN") or t.i == 0:
             continue  # "I need ...", "it's urgent": the request or a comment, not what is wrong
         if any(c.dep_ == "acomp" and c.lower_ in _FINE for c in t.children):
             continue  # "video call is fine": a comment on the request
+        if t.lemma_ == "be" and any(c.dep_ in ("attr", "acomp") and _timed(c) for c in t.children):
+            continue  # "the earliest they can come is tomorrow at 7": a time, not what is wrong
+        if _stem(subj[0].lemma_) in {_stem(w) for p in props for w in _split(p)}:
+            continue  # "Address is 9 Orchard Close": another parameter's value
         request = {x.i for c in t.children if c.pos_ == "VERB" and doc[0] in c.subtree for x in c.subtree}
         inside = [
             x
@@ -855,11 +918,29 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
         inside = [x for x in inside if not x.is_punct or inside[0].i < x.i < inside[-1].i]
         a, b = inside[0].idx, inside[-1].idx + len(inside[-1].text)
         clause = task[a:b].strip(" ,.")
+        for x, _ in sorted(_when_spans(task), reverse=True):  # "cracked last night": what, not when
+            if a < x and task[x:b].strip(" ,.") and a + len(clause) <= b:
+                clause = task[a:x].strip(" ,.") if x - a >= len(clause) * 0.5 else clause
         if "," in clause:
             clause = clause.split(",")[0] if subj[0].idx < a + clause.find(",") else clause
         if len(clause.split()) >= 3:
             out[names[0]] = Stated(clause, clause)
             return
+
+
+def _when_spans(task: str) -> tuple[tuple[int, int], ...]:
+    return read_frame(task).when_mask
+
+
+def _timed(t: Any) -> bool:
+    return any(x.ent_type_ in ("DATE", "TIME") or x.like_num for x in t.subtree)
+
+
+def _refused_word(word: str, frame: Frame) -> bool:
+    low = word.lower()
+    return any(low == s.text.lower() for s in frame.refused) or (
+        low in frame.negated and low not in ("want", "need", "like", "do", "be", "have", "get")
+    )
 
 
 def _outside_content(frame: Frame, task: str) -> str:

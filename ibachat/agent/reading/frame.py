@@ -53,6 +53,7 @@ class Place:
     role: str  # destination | origin | at
     span: Span
     name: bool  # holds a proper name (a capital, an entity), not only common nouns ("work", "the station")
+    told: bool = False  # in a clause that tells of the past ("we stayed at the Grand"), not the request
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class Frame:
     labelled: dict[str, Span] = field(default_factory=dict)
     things: tuple[tuple[Span, ...], ...] = ()  # object lists: the verb's coordinated objects, then lists
     verb_objects: tuple[Span, ...] = ()  # the request verb's coordinated objects (with their lemmas below)
+    objects_asked: bool = True  # those objects are the first verb's (what is asked for), not a later verb's
     object_heads: tuple[str, ...] = ()  # the lemma of each of those objects' head nouns
     negated: frozenset[str] = frozenset()  # lemmas a negation governs
     refused: tuple[Span, ...] = ()  # the things (nouns) a negation governs, in the request's words and order
@@ -357,6 +359,18 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
             and not noun
         ):
             noun, words, k = _counted(tokens, k, unit)
+            before = tokens[i - 1] if i > 0 and not sign else None
+            if (
+                unit != "count"
+                and not noun
+                and before is not None
+                and before.pos_ == "NOUN"
+                and k < len(tokens)
+                and tokens[k].lower_ in ("before", "after", "ahead", "beforehand", "earlier", "prior")
+            ):
+                words = [
+                    before.lemma_.lower()
+                ]  # "a reminder 30 mins before": how long before, for the reminder
         if unit == "count" and j < len(tokens) and tokens[j].text[:1].isupper() and tokens[j].pos_ == "PROPN":
             i = max(j, i + 1)  # "4 Rose Row", "221B Baker Street": a number in a name, no count
             continue
@@ -419,6 +433,12 @@ def _counted(tokens: list[Token], k: int, unit: str) -> tuple[str, list[str], in
     if unit != "count":  # "45 minute sessions", "30 minutes to cook": a noun or a purpose, never a verb form
         if j + 1 < len(tokens) and tokens[j].lower_ == "to" and tokens[j + 1].pos_ == "VERB":
             return tokens[j + 1].lemma_.lower(), [tokens[j + 1].lemma_.lower()], k
+        if j + 1 < len(tokens) and tokens[j].lower_ == "of" and tokens[j + 1].pos_ == "NOUN":
+            return (
+                tokens[j + 1].lemma_.lower(),
+                [tokens[j + 1].lemma_.lower()],
+                j + 2,
+            )  # "15 minutes of buffer"
         if (
             j < len(tokens)
             and tokens[j].pos_ == "NOUN"
@@ -530,12 +550,18 @@ def _boundary(t: Token, mask: tuple[tuple[int, int], ...], first: bool) -> bool:
         return True
     if t.is_punct and t.text not in ("'", "’", "&", ".", "-"):
         return True
+    if t.text in ("-", "–") and t.i > 0 and t.doc[t.i - 1].whitespace_:
+        return True  # "in Cardiff - single": a spaced dash starts another thought
     if t.tag_ == "POS":
         return False  # "Rosa's Thai"
 
     if t.text == "." and not (t.i > 0 and len(t.nbor(-1).text) <= 3):
         return True
-    if t.pos_ in ("VERB", "AUX", "SCONJ", "PART") and not (t.text[:1].isupper() and not first):
+    if (
+        t.pos_ in ("VERB", "AUX", "SCONJ", "PART")
+        and t.dep_ != "pobj"
+        and not (t.text[:1].isupper() and not first)
+    ):
         return True
     if t.pos_ == "PRON" and t.tag_ != "PRP$":
         return True
@@ -587,7 +613,9 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
     if end <= j:
         return None
     if not any(
-        tokens[k].pos_ in ("NOUN", "PROPN", "NUM", "ADJ", "X") or tokens[k].lower_ == "home"
+        tokens[k].pos_ in ("NOUN", "PROPN", "NUM", "ADJ", "X")
+        or tokens[k].lower_ == "home"
+        or tokens[k].dep_ == "pobj"
         for k in range(j, end)
     ):
         return None
@@ -642,20 +670,35 @@ def _places_and_phrases(
             phrases.append((prep, span))  # "to a daily briefing": no particular place
             i = b
             continue
+        told = _told(t)
         if prep in _TO or prep == "->":
-            places.append(Place(prep, "destination", span, named))
+            places.append(Place(prep, "destination", span, named, told))
             origin = _bare_origin(tokens, i, text, mask)
             if origin is not None and not any(
                 p.span.start < origin.end and origin.start < p.span.end for p in places
             ):  # "from 7 Mill Lane to Leeds": the start is said already
                 places.append(Place("", "origin", origin, True))
         elif prep in _FROM or prep == "out of":
-            places.append(Place(prep, "origin", span, named))
+            places.append(Place(prep, "origin", span, named, told))
         elif prep in _AT:
-            places.append(Place(prep, "at", span, named))
+            places.append(Place(prep, "at", span, named, told))
         phrases.append((prep, span))
         i = b
     return places, phrases
+
+
+def _told(prep: Token) -> bool:
+    """Whether a preposition stands in a clause told in the past ("we stayed at the Grand", "I went to
+    Nana's"), or in one that says what is happening ("going to Nana's for Christmas - get us ..."), not in
+    the request."""
+    head = prep.head
+    while head.pos_ not in ("VERB", "AUX") and head.head.i != head.i:
+        head = head.head
+    if head.pos_ not in ("VERB", "AUX"):
+        return False
+    if head.tag_ == "VBD" and any(c.dep_ in ("nsubj", "nsubjpass") for c in head.children):
+        return True
+    return head.tag_ == "VBG" and head.dep_ == "ROOT" and head.i == 0  # "Going to Nana's for Christmas - ..."
 
 
 def _bare_origin(tokens: list[Token], i: int, text: str, mask: tuple[tuple[int, int], ...]) -> Span | None:
@@ -685,12 +728,20 @@ def _bare_origin(tokens: list[Token], i: int, text: str, mask: tuple[tuple[int, 
 
 # ----------------------------------------------------------------------------------- labelled spans
 def _clause_tail(
-    text: str, start: int, mask: tuple[tuple[int, int], ...], *, stop_at_comma: bool
+    text: str,
+    start: int,
+    mask: tuple[tuple[int, int], ...],
+    *,
+    stop_at_comma: bool,
+    stop_at_time: bool = False,
 ) -> Span | None:
     """From ``start`` to the end of its clause (a full stop, a question mark, a new line), trimmed of a
-    day or a time at its end and of a trailing "please"."""
+    day or a time at its end and of a trailing "please"; ``stop_at_time``: ended by the first day or time
+    ("to pay it on the 31st at 9am and then monthly": pay it)."""
     m = _CLAUSE_END.search(text, start)
     end = m.start() if m else len(text)
+    if stop_at_time:
+        end = min([end] + [a for a, _ in mask if start < a < end])
     if stop_at_comma:
         c = text.find(",", start, end)
         end = c if c >= 0 else end
@@ -781,7 +832,7 @@ def _named_span(
     """A name or title said after a word that announces it: quoted, or up to a comma, a clause's end,
     "with", "in my", "and", a day or a time."""
     rest = text[start:]
-    q = re.match(r"\s*[\"“‘']([^\"”’']{1,120})[\"”’']", rest)
+    q = re.match(r"\s*(?:(?:is|as|=|will be|should be)\s+)?[\"“‘']([^\"”’']{1,120})[\"”’']", rest)
     if q:
         return Span(q.group(1), start + q.start(1), start + q.end(1))
     m = re.search(
@@ -810,10 +861,10 @@ def _reminder_of(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> Span
             continue
         if t.head.pos_ != "VERB" or t.head.i <= t.i:
             continue
-        return _clause_tail(text, t.idx + 3, mask, stop_at_comma=True)
+        return _clause_tail(text, t.idx + 3, mask, stop_at_comma=True, stop_at_time=True)
     m2 = re.search(r"(?i)\bto\s+(?=[a-z])", text[m.end() :])
     if m2:
-        return _clause_tail(text, m.end() + m2.end(), mask, stop_at_comma=True)
+        return _clause_tail(text, m.end() + m2.end(), mask, stop_at_comma=True, stop_at_time=True)
     m3 = re.search(r"(?i)\b(?:about|that)\s+", text[m.end() :])
     if m3:
         return _clause_tail(text, m.end() + m3.end(), mask, stop_at_comma=True)
@@ -854,7 +905,11 @@ def _np_span(tokens: list[Token], head: Token, text: str, shift: int = 0) -> Spa
         if t.dep_ in ("det", "poss", "predet", "cc", "punct", "prep", "neg"):
             continue
         left = min(left, t.left_edge if t.left_edge.i < t.i else t, key=lambda x: x.i)
-    while left.i < head.i and (left.lower_ in _DETS or left.is_punct or _quantity(left)):
+    while left.i < head.i and (
+        left.lower_ in _DETS
+        or (left.is_punct and left.text != "-")
+        or (_quantity(left) and tokens[left.i + 1].text != "-")  # "second-hand" is no amount
+    ):
         left = tokens[left.i + 1]  # "a dozen tulips": the tulips; the dozen is an amount
     right = head
     for t in head.rights:
@@ -896,7 +951,7 @@ def _nominal_conj(t: Token) -> bool:
     )
 
 
-def _verb_objects(text: str) -> tuple[list[Span], list[str]]:
+def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
     """The coordinated objects of the request's first verb that has one, from the parse, or from the
     parse as a command when the first word reads better as a verb there ("Order a pad thai ...")."""
     from ibachat.agent.reading.parse import imperative_parse, parse
@@ -920,7 +975,7 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str]]:
                         [h.lemma_.lower() for h in heads],
                     )
                 break
-    return (best[1], best[2]) if best else ([], [])
+    return (best[1], best[2], best[0]) if best else ([], [], -1)
 
 
 def _lists(text: str, doc: Doc, mask: tuple[tuple[int, int], ...]) -> list[tuple[Span, ...]]:
@@ -961,6 +1016,15 @@ def _lists(text: str, doc: Doc, mask: tuple[tuple[int, int], ...]) -> list[tuple
 
 def _negated(doc: Doc) -> frozenset[str]:
     out: set[str] = set()
+    for t in doc:  # "text me rather than a notification", "instead of the bus": what is turned down
+        if (t.lower_ == "than" and t.i > 0 and doc[t.i - 1].lower_ == "rather") or (
+            t.lower_ == "of" and t.i > 0 and doc[t.i - 1].lower_ == "instead"
+        ):
+            for k in range(t.i + 1, min(t.i + 5, len(doc))):
+                if doc[k].is_punct or doc[k].pos_ in ("VERB", "AUX", "CCONJ", "ADP"):
+                    break
+                if doc[k].pos_ in ("NOUN", "PROPN", "ADJ"):
+                    out.add(doc[k].lemma_.lower())
     for t in doc:
         if t.lower_ in _NEGATORS or t.dep_ == "neg":
             head = t.head if t.dep_ in ("det", "neg", "advmod") else t
@@ -1050,9 +1114,15 @@ def read_frame(text: str) -> Frame:
     doc = parse(text)
     mask = _when_mask(text)
     places, phrases = _places_and_phrases(doc, text, mask)
-    objects, heads = _verb_objects(text)
+    objects, heads, verb_at = _verb_objects(text)
     lists = _lists(text, doc, mask)
-    things = ([tuple(objects)] if objects else []) + lists
+    first_verb = next((t.idx for t in doc if t.pos_ == "VERB" and t.dep_ not in ("aux", "auxpass")), -1)
+    asked = verb_at >= 0 and (verb_at <= first_verb or first_verb < 0)  # the request's own verb's objects
+    things = (
+        ([tuple(objects)] if objects and asked else [])
+        + lists
+        + ([tuple(objects)] if objects and not asked else [])
+    )
     return Frame(
         text=text,
         when_mask=mask,
@@ -1060,6 +1130,7 @@ def read_frame(text: str) -> Frame:
         amounts=tuple(_amounts(doc, text, mask)),
         labelled=_labelled(doc, text, mask),
         things=tuple(things),
+        objects_asked=asked,
         verb_objects=tuple(objects),
         object_heads=tuple(heads),
         negated=_negated(doc),

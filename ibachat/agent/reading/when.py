@@ -26,6 +26,7 @@ settle. The word lists here are closed classes (weekdays, months, number words, 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -541,7 +542,39 @@ def _part_of(hour: int) -> str:
 
 def read_when(text: str, now: datetime) -> When:
     """The day, clock time and part of day ``text`` names, relative to ``now``; a question when unsure."""
-    return _read(text[:2000], now.isoformat())
+    text = _HOUSE_NUMBER.sub(lambda m: "#" * len(m.group(0)), text[:2000])
+    said = {_in_minutes(m): m.group(0) for m in _HOURS_AND.finditer(text)}
+    when = _read(_HOURS_AND.sub(_in_minutes, text), now.isoformat())
+    for minutes, words in said.items():  # the request's own words for it ("in an hour and a half")
+        when = dataclasses.replace(
+            when,
+            time_words=re.sub(re.escape(minutes), words, when.time_words, flags=re.I),
+            day_words=re.sub(re.escape(minutes), words, when.day_words, flags=re.I),
+        )
+    return when
+
+
+# "an hour and a half", "two hours and a quarter", "half an hour": in minutes, so that "in an hour and a half"
+# is 90 minutes from now, not an hour.
+_HOUR_WORDS = {"an": 1, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_HOURS_AND = re.compile(
+    r"(?i)\b(?:(an?|one|two|three|four|five|six|\d{1,2})\s+hours?\s+and\s+a\s+(half|quarter)|half\s+an\s+hour)\b"
+)
+
+
+def _in_minutes(m: re.Match[str]) -> str:
+    if m.group(1) is None:
+        return "30 minutes"
+    n = int(m.group(1)) if m.group(1).isdigit() else _HOUR_WORDS[m.group(1).lower()]
+    return f"{n * 60 + (30 if m.group(2).lower() == 'half' else 15)} minutes"
+
+
+# A number before a capitalised word that is no month or weekday is part of a name ("at 22 Cowley Road",
+# "Flat 3, 41 Hanover Square"): never a day or a clock time.
+_HOUSE_NUMBER = re.compile(
+    r"(?<![\w:./-])\d{1,4}[a-zA-Z]?(?=\s+(?!(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun|"
+    r"AM|PM|A\.M|P\.M)[a-z.]*\b)[A-Z][a-z])"
+)
 
 
 def default_time(part: str | None) -> str | None:
