@@ -1,8 +1,8 @@
 """Values from the request, through the one action path: what the message states, and nothing else.
 
     python bench_scripts/bench_values.py [--data tests/data/values/dev.jsonl] [--show-errors] [--json FILE]
-        (held-out sets, written by someone who saw neither the code nor the errors, each run once after
-        the work: --data tests/data/values/held1.jsonl)
+        (sets written by someone who saw neither the code nor the errors: held1, run once after the first
+        round of work and a development set since; held2, the held-out set: --data tests/data/values/held2.jsonl)
 
 Every message goes to ``Planner.act`` (the path chat, the TUI, ``ask`` and ``ibachat bench`` call) on an
 empty home with no chat model (the planner's floor), with the product's whole catalogue on offer, or
