@@ -320,3 +320,22 @@ def test_a_span_of_time_from_now_in_words_and_what_to_do_stops_at_its_time():
     assert values.get("reminder_text") == "ring the garage"
     values = _values(REMINDER, "remind me to stretch in an hour and a quarter")
     assert values.get("at") == "2027-03-09T10:45:00+00:00"
+
+
+LETTER = _schema(
+    {
+        "recipient": {"type": "string"},
+        "subject": {"type": "string"},
+        "message": {"type": "string"},
+    },
+    ("recipient", "message"),
+)
+
+
+def test_whom_a_message_is_for_and_what_it_says_in_other_words():
+    values = _values(LETTER, "write a short note to Ms Achebe saying that the parcel came today")
+    assert values.get("recipient") == "Ms Achebe"
+    assert values.get("message") == "the parcel came today"
+    values = _values(LETTER, "fire off a message to the plumber, subject: leak")
+    assert values.get("subject") == "leak"
+    assert "recipient" not in values  # "the plumber" is no name: asked for

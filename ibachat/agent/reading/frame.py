@@ -734,6 +734,7 @@ def _clause_tail(
     *,
     stop_at_comma: bool,
     stop_at_time: bool = False,
+    keep_time: bool = False,
 ) -> Span | None:
     """From ``start`` to the end of its clause (a full stop, a question mark, a new line), trimmed of a
     day or a time at its end and of a trailing "please"; ``stop_at_time``: ended by the first day or time
@@ -750,7 +751,7 @@ def _clause_tail(
     while True:
         trimmed = body.rstrip(" ,.!?")
         cut = None
-        for a, b in mask:
+        for a, b in () if keep_time else mask:  # what is said keeps its days ("the parcel came today")
             if start < a < start + len(trimmed) <= b:
                 cut = a - start  # a day or a time at its end
         tail = re.search(
@@ -803,7 +804,9 @@ def _labelled(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> dict[st
         span = (
             Span(q.group(1), m.end() - 1 + q.start(1), m.end() - 1 + q.end(1))
             if q  # 'saying "get well soon", and ...': what is in the quotes
-            else _clause_tail(text, m.end(), mask, stop_at_comma=False)
+            else _clause_tail(
+                text, m.end() + _that(text[m.end() :]), mask, stop_at_comma=False, keep_time=True
+            )
         )
         if span is not None:
             out["said"] = span
@@ -824,6 +827,12 @@ def _labelled(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> dict[st
         if span is not None:
             out["about"] = span
     return out
+
+
+def _that(rest: str) -> int:
+    """ "saying that I can't make it": what is said starts after its "that"."""
+    m = re.match(r"(?i)\s*that\s+", rest)
+    return m.end() if m else 0
 
 
 def _named_span(
@@ -1068,10 +1077,23 @@ def _written_to(doc: Doc, text: str) -> Span | None:
                 person = c.ent_type_ == "PERSON" or (c.pos_ == "PROPN" and c.text[:1].isupper())
                 if c.dep_ in ("dobj", "dative") and person and c.i > t.i:
                     return _name_span(c, text, shift)
-                if c.dep_ == "prep" and c.lower_ == "to":
+                if c.dep_ == "dative" and c.pos_ in ("NOUN", "PROPN") and c.i > t.i:
+                    return _name_span(c, text, shift)  # "shoot jess an email": whom it is sent to
+                if c.dep_ == "dobj":  # "draft a formal email to Dr Patel"
+                    for p in c.children:
+                        if p.dep_ == "prep" and p.lower_ == "to":
+                            for o in p.children:
+                                if o.dep_ == "pobj" and (o.ent_type_ == "PERSON" or o.pos_ == "PROPN"):
+                                    return _name_span(o, text, shift)
+                if c.dep_ in ("prep", "dative") and c.lower_ == "to":
                     for o in c.children:
                         if o.dep_ == "pobj" and (o.ent_type_ == "PERSON" or o.pos_ == "PROPN"):
                             return _name_span(o, text, shift)
+            objects = [c for c in t.children if c.dep_ == "dobj"]
+            if len(objects) == 2 and objects[0].pos_ in ("NOUN", "PROPN"):
+                return _name_span(
+                    objects[0], text, shift
+                )  # "shoot jess an email": the first is whom it is for
             break  # the request's first verb only
     return None
 
