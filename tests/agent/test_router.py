@@ -397,3 +397,21 @@ def test_the_state_a_thing_is_to_be_got_into_says_what_is_to_be_done(minilm, mes
 def test_a_state_a_thing_is_in_is_no_result_asked_for():
     (request,) = read_act("get the blue one, the red one was damaged").requests
     assert request.result == ""
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "In twenty minutes remind me to turn the oven off",
+        "Tomorrow at 8, get me a cab to the ferry terminal",
+        "on friday, order the usual veg box",
+    ],
+)
+def test_a_day_or_time_said_before_the_command_leaves_it_a_command(said):
+    act = read_act(said)
+    assert act.kind == "request" and act.requests[0].verb in ("remind", "get", "order"), act
+
+
+@pytest.mark.parametrize("said", ["Rent's due on the 1st", "Book club is on Thursday", "Order's late again"])
+def test_a_noun_and_its_verb_is_no_command(said):
+    assert read_act(said).kind != "request"

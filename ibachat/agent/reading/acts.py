@@ -153,8 +153,9 @@ def read_act(message: str) -> SpeechAct:
 
 
 def _start(tokens: list) -> int:
-    """Index of the first token after discourse words, punctuation and polite leads."""
-    i = 0
+    """Index of the first token after discourse words, punctuation, polite leads and a time said before a
+    command ("In an hour and a half remind me to ...", "Tomorrow at 9, book ...")."""
+    i = _after_leading_time(tokens)
     while i < len(tokens):
         low = tokens[i].lower_
         if tokens[i].is_punct or tokens[i].is_space or low in _DISCOURSE:
@@ -166,6 +167,30 @@ def _start(tokens: list) -> int:
             break
         i += len(lead.split())
     return i
+
+
+def _after_leading_time(tokens: list) -> int:
+    """The index after a day or time that opens the sentence, when a verb in its base form follows it."""
+    if len(tokens) < 3:
+        return 0
+    from datetime import datetime, timezone
+
+    from ibachat.agent.reading.when import read_when
+
+    doc = tokens[0].doc
+    start = tokens[0].idx
+    rest = doc.text[start : tokens[-1].idx + len(tokens[-1].text)]
+    when = read_when(rest, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc))
+    words = max((w for w in (when.time_words, when.day_words) if w), key=len, default="")
+    if not words or not rest.lower().startswith(words.lower()):
+        return 0
+    end = start + len(words)
+    j = next((k for k, t in enumerate(tokens) if t.idx >= end), len(tokens))
+    while j < len(tokens) and (tokens[j].is_punct or tokens[j].lower_ in ("then", "please")):
+        j += 1
+    if j < len(tokens) and tokens[j].tag_ == "VB":
+        return j
+    return 0
 
 
 def _sentence(sent) -> tuple[str, list[Request]]:
@@ -468,6 +493,8 @@ def _is_command(sent, tokens: list, i: int) -> bool:
     tok = tokens[i]
     if tok.lower_ in _NOT_A_VERB or tok.lower_ in _MODALS or not tok.is_alpha or tok.like_num:
         return False
+    if i + 1 < len(tokens) and tokens[i + 1].lower_ in ("'s", "’s", "is", "are", "was", "were"):
+        return False  # "Rent's due on the 1st": a subject and its verb, not a command
     if (
         tok.pos_ in ("NOUN", "PROPN", "ADJ")
         and tok.dep_ in ("compound", "amod")
