@@ -94,12 +94,17 @@ _COUNT_NOISE = frozenset({"max", "maximum", "min", "minimum", "num", "number", "
 _FLAG_NOISE = frozenset({"ok", "okay", "is", "has", "allowed", "allow", "wanted", "needed", "required",
                          "enabled", "include", "includes", "included", "use", "want", "opt", "flag", "preferred",
                          "option", "yes", "add", "with", "needs", "need", "fine", "requested", "request"})  # fmt: skip
-_GENERIC = frozenset(
-    "dinner lunch breakfast brunch supper tea snack snacks food meal meals something anything stuff it them one "
-    "some more usual takeaway takeout groceries grocery shopping order delivery drink thing things table "
-    "appointment booking reservation ticket tickets seat room hotel flight train taxi cab car ride class "
-    "note reminder email event meeting plan".split()
-)  # what a request asks for without naming it: never a value
+# Words that stand for a thing without naming it (a closed class); the nouns for what a request asks for
+# without naming it ("dinner", "an appointment") are data: ``data/unnamed.json``.
+_PLACEHOLDERS = frozenset("something anything stuff it them one some more usual thing things".split())
+
+
+@lru_cache(maxsize=1)
+def _generic() -> frozenset[str]:
+    """What a request asks for without naming it: never a value."""
+    from ibachat.agent.data import word_classes
+
+    return _PLACEHOLDERS | word_classes("unnamed")["words"]
 
 
 def _split(name: str) -> list[str]:
@@ -593,7 +598,7 @@ def _spans(props: dict[str, Any], frame: Frame, out: dict[str, Stated], service:
             objects = [
                 s
                 for s, h in zip(frame.verb_objects, frame.object_heads)
-                if h not in _GENERIC and _stem(h) not in service
+                if h not in _generic() and _stem(h) not in service
             ]
             give(n, objects[0] if objects else None)
         elif role == "body":
@@ -662,7 +667,7 @@ def _lists(
             continue
         words = _split(n)
         if _EXCLUDE.search(n):
-            spans = [s for s in frame.refused if _head_word(s.text) not in _GENERIC]
+            spans = [s for s in frame.refused if _head_word(s.text) not in _generic()]
             if spans:
                 out[n] = Stated([s.text for s in spans], "; ".join(s.text for s in spans))
             continue
@@ -692,7 +697,7 @@ def _lists(
             names = [
                 s.text
                 for s in group
-                if _head_word(s.text) not in _GENERIC and _stem(_head_word(s.text)) not in service
+                if _head_word(s.text) not in _generic() and _stem(_head_word(s.text)) not in service
             ]
             if n not in required and any(all(x in q for x in names) for q in said):
                 continue  # "a checklist titled Packing: passport, charger, socks": the body, not its tags too
@@ -735,7 +740,7 @@ def _topics(frame: Frame) -> list[str]:
         part = part.strip()
         if (
             not part
-            or part.lower() in _GENERIC
+            or part.lower() in _generic()
             or any(a <= frame.text.find(part) < b for a, b in frame.when_mask)
         ):
             break
