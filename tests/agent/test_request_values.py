@@ -302,7 +302,9 @@ COURIER = _schema(
 
 
 def test_a_house_number_is_no_time_and_a_place_told_of_is_not_the_request():
-    values = _values(COURIER, "We sent one to Leeds last month. Collect from 18 Larch Avenue and take it to Hull")
+    values = _values(
+        COURIER, "We sent one to Leeds last month. Collect from 18 Larch Avenue and take it to Hull"
+    )
     assert values.get("collect_address") == "18 Larch Avenue"
     assert values.get("deliver_to") == "Hull"  # not "Leeds", told of in the past
     assert "collect_at" not in values  # "18" is no hour

@@ -289,6 +289,39 @@ def inject_b() -> History:
     )
 
 
+def habits_kind() -> History:
+    """Past orders from three places, none of them ever called by its cuisine; replies wished short."""
+    h = History(seed=21).say(
+        1,
+        ("user", "Your replies are far too long, two lines max please. I never read long notes."),
+        ("assistant", "Understood, shorter from now on."),
+    )
+    places = [
+        ("Istanbul Grill", ["lamb shish", "baklava"]),
+        ("Dragon Palace", ["sweet and sour chicken", "egg fried rice"]),
+        ("Dragon Palace", ["kung pao chicken", "egg fried rice"]),
+        ("Napoli Express", ["pepperoni pizza", "garlic bread"]),
+        ("Istanbul Grill", ["chicken adana", "baklava"]),
+        ("Dragon Palace", ["char siu pork", "egg fried rice"]),
+    ]
+    for i, (place, items) in enumerate(places):
+        h.say(
+            5 + 9 * i,
+            ("user", f"Order from {place} please."),
+            ("tool", "Ordered.", call("order_food", restaurant=place, items=items)),
+        )
+    h.noise(60, 0, 70)
+    return h.say(
+        72,
+        ("user", "Plain mild stuff is a waste of time, I want it fiery."),
+        ("assistant", "Fiery it is."),
+    ).say(
+        90,
+        ("user", "Root canal this morning. Dentist says nothing spicy and only soft things for a week."),
+        ("assistant", "Ouch, take care."),
+    )
+
+
 BUILDERS = {
     f.__name__: f
     for f in (
@@ -304,6 +337,7 @@ BUILDERS = {
         claim_b,
         inject_a,
         inject_b,
+        habits_kind,
     )
 }
 
@@ -442,3 +476,52 @@ def test_instruction_inside_memory_is_not_followed(store, name, tool, param, wan
     assert ignored and all(p.status == "ignored" for p in ignored)
     memory, _ = store(name)
     assert not any(e.value == "first" and e.kind != "ignored" for e in memory.ledger.all())
+
+
+@pytest.mark.parametrize(
+    ("task", "place"),
+    [
+        ("Get me dinner from my usual Turkish spot", "Istanbul Grill"),
+        ("Order lunch from the usual pizza place", "Napoli Express"),
+    ],
+)
+def test_the_usual_kind_of_place_by_meaning(store, task, place):
+    """'The usual Turkish spot' when no past order ever said 'Turkish': the past place that is Turkish by
+    meaning (what was had there), with a reason that says so, not the most frequent place."""
+    out = act(store, "habits_kind", task, 80, reg("order_food"))
+    assert out.tool_call is not None and out.tool_call.arguments["restaurant"] == place, out.plan.params
+    reason = out.plan.params["restaurant"].reason
+    assert place in reason
+
+
+@pytest.mark.parametrize("task", ["Order from my usual Korean place", "Get dinner from the usual Greek spot"])
+def test_the_usual_kind_none_of_the_past_places_is(store, task):
+    """No past place is of that kind: one question that lists them, and claims nothing about them."""
+    out = act(store, "habits_kind", task, 80, reg("order_food"))
+    args = out.tool_call.arguments if out.tool_call else {}
+    assert args.get("restaurant") is None, args
+    asked = " ".join(out.plan.clarifications) + " " + str(out.plan.params["restaurant"].reason)
+    assert "Istanbul Grill" in asked and "None of" not in asked, asked
+    assert "Istanbul Grill" in out.plan.clarifications[0], out.plan.clarifications  # the place first
+    assert sum("place" in q or "spot" in q or "restaurant" in q for q in out.plan.clarifications) == 1
+    assert not args.get("items"), args  # no dishes "as usual" from a place nobody chose
+
+
+def test_a_state_beats_a_standing_complaint_while_it_lasts(store):
+    """'Mild is a waste of time' (avoid mild and below) and then 'nothing spicy for a week': the order that
+    week has no spice at all, not a default, and later the heat comes back."""
+    tool = reg("order_food")
+    now = act(store, "habits_kind", "Order from Dragon Palace", 91, tool)
+    assert now.tool_call.arguments["spice_level"] == "none", now.plan.params["spice_level"]
+    assert now.tool_call.arguments["texture"] == "soft"
+    later = act(store, "habits_kind", "Order from Dragon Palace", 130, tool)
+    assert later.tool_call.arguments["spice_level"] not in ("none", "mild")
+
+
+def test_a_wish_about_replies_is_no_portion_size(store):
+    """'Your replies are too long ... I never read long notes' is about the assistant's answers: a meal's
+    portion (or its 'notes' field) is not made small by it."""
+    out = act(store, "habits_kind", "Order from Napoli Express", 60, reg("order_food"))
+    pd = out.plan.params["portion"]
+    assert pd.chosen != "small" and "length" not in pd.reason, (pd.chosen, pd.reason)
+    assert out.tool_call.arguments.get("portion") in (None, "regular")

@@ -33,7 +33,7 @@ from ibachat.agent.alignment.grounding import (
     unit,
 )
 from ibachat.agent.alignment.schema_map import bindings, params
-from ibachat.agent.alignment.scope import in_scope
+from ibachat.agent.alignment.scope import elsewhere, in_scope
 from ibachat.agent.reading.lexicon import BY_DIMENSION
 from ibachat.agent.reading.open_prefs import NUMBER_DIM
 from ibachat.agent.reading.quantities import quantities
@@ -75,8 +75,15 @@ def ground_tool(
     said = settle(open_wishes(events, now), embed)
     # a wish said about another activity, or about the assistant's replies, is not this tool's
     # (the wish's own words or the sentence it was said in: a pick of "the wine cellar" says it in the phrase)
+    # (the phrase alone is not enough when the sentence is clearly about another activity: "I never read
+    # long notes" and a meal's "notes")
     scoped = in_scope([w.sentence for w in said] + [w.phrase for w in said], tool, embed)
-    said = [w for w, a, b in zip(said, scoped[: len(said)], scoped[len(said) :]) if a or b]
+    away = elsewhere([w.sentence for w in said], tool, embed)
+    said = [
+        w
+        for w, a, b, far in zip(said, scoped[: len(said)], scoped[len(said) :], away)
+        if a or (b and not far)
+    ]
     known = content_wishes(
         content, labels, avoiding
     )  # the lexicon's, said of something too ("length: short")

@@ -73,6 +73,7 @@ class ParamDirective:
     reason: str = ""
     evidence: list[int] = field(default_factory=list)  # the remembered turns the chosen value rests on
     quote: str = ""  # for a value read from the request itself (source "task"): its words
+    question: str = ""  # the one question the plan asks about this value, when it asks one
 
 
 @dataclass
@@ -383,7 +384,7 @@ def build_plan(
         res, origin = _tool_resolution(tool, events, now, superseded)
         plan.preferences = _applied(res, origin, originals)  # (grounding reads when each value was said)
         _tool_directives(plan, tool, res)
-        apply_usual(plan, tool, res)
+        apply_usual(plan, tool, res, embed)
         content, _ = lexicon_resolution(events, now, superseded, set(BY_DIMENSION))
         plan.content = {k: _content(d, content) for k, d in content.decisions.items() if d.chosen or d.avoid}
         live = [e for e in events if e.id not in superseded]

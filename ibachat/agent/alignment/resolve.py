@@ -272,6 +272,18 @@ def _decide(
     _long_term(d, key, pos, habits, exclusive, res)
     _temporary(d, key, temporary, res)
     for v, e in avoid.items():
+        if v == d.chosen and any(t.value == v and t.polarity > 0 for t in temporary):
+            # "nothing spicy this week" against a standing "mild is too mild": the state wins while it lasts
+            res.conflicts.append(
+                Conflict(
+                    key,
+                    [t.id for t in temporary if t.value == v and t.polarity > 0][:1],
+                    [e.id],
+                    "short-term state overrides long-term taste while it lasts",
+                    f"{_label(v)} while the state lasts, though avoided otherwise",
+                )
+            )
+            continue
         if v not in d.avoid:
             d.avoid.append(v)
             d.events.append(e.id)

@@ -38,6 +38,19 @@ def _catalogue_texts() -> tuple[str, ...]:
 
 
 def in_scope(sentences: Sequence[str], tool: dict[str, Any], embed: Embed | None) -> list[bool]:
+    return _judge(sentences, tool, embed)[0]
+
+
+def elsewhere(sentences: Sequence[str], tool: dict[str, Any], embed: Embed | None) -> list[bool]:
+    """For each statement, whether one other activity is clearly what it is about (``CLEAR_GAP`` nearer
+    than this tool, and it names none of this tool's values): "I never read long notes" and a meal's
+    "notes" field. A phrase of it may still sound like this tool's; the statement says where it belongs."""
+    return _judge(sentences, tool, embed)[1]
+
+
+def _judge(
+    sentences: Sequence[str], tool: dict[str, Any], embed: Embed | None
+) -> tuple[list[bool], list[bool]]:
     """For each statement, whether it may apply to ``tool`` (False: it is about something else).
 
     A statement is in this tool's scope when the tool is among the ``TOP`` activities it is nearest to
@@ -51,7 +64,7 @@ def in_scope(sentences: Sequence[str], tool: dict[str, Any], embed: Embed | None
     if embed is None or not sentences or gives_a_reply(tool):
         # a tool whose act is giving the user one of its replies answers whatever was asked: what the
         # user said bears on it through its replies' meaning (grounding), not through an activity
-        return [True] * len(sentences)
+        return [True] * len(sentences), [False] * len(sentences)
     from ibachat.agent.meaning import VECTORS
 
     spans, mat, kinds = _activities(tool, embed)
@@ -71,11 +84,13 @@ def in_scope(sentences: Sequence[str], tool: dict[str, Any], embed: Embed | None
     sims = said @ mat.T
     values = _own_values(tool)
     named = [_names_a_value(s, values) for s in sentences]
-    near = _near_enough(sims, spans, kinds)
+    near, other = _near_enough(sims, spans, kinds)
     verdicts = [False] * len(sentences)
-    for i, ok in zip(owner, near):
+    away = [not n for n in named]
+    for i, ok, far in zip(owner, near, other):
         verdicts[i] = verdicts[i] or bool(ok) or named[i]
-    return verdicts
+        away[i] = away[i] and bool(far)
+    return verdicts, away
 
 
 _ACTIVITIES: dict[tuple[Any, ...], tuple[Any, list[tuple[int, int]], Any, Any]] = {}
@@ -126,9 +141,9 @@ def _names_a_value(sentence: str, values: list[str]) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", low) for v in values)
 
 
-def _near_enough(sims: Any, spans: list[tuple[int, int]], kinds: Any) -> Any:
+def _near_enough(sims: Any, spans: list[tuple[int, int]], kinds: Any) -> tuple[Any, Any]:
     """Each text's verdict (one per row of ``sims``): the tool among the ``TOP`` nearest activities and
-    none ``CLEAR_GAP`` nearer. A tool's nearness is half its own text's similarity, half its nearest
+    none ``CLEAR_GAP`` nearer; and whether one is that much nearer. A tool's nearness is half its own text's similarity, half its nearest
     parameter's; the replies count as one more activity, tools of this tool's own kind as none."""
     import numpy as np
 
@@ -141,7 +156,7 @@ def _near_enough(sims: Any, spans: list[tuple[int, int]], kinds: Any) -> Any:
     nearer = (rivals > own) & (rivals >= RIVAL_MIN)
     rank = 1 + nearer.sum(axis=1)
     clearly_other = (nearer & (rivals - own >= CLEAR_GAP)).any(axis=1)
-    return (rank <= TOP) & ~clearly_other
+    return (rank <= TOP) & ~clearly_other, clearly_other
 
 
 TOP = 3  # of the catalogue's activities (and the replies): set on our own probes (above)

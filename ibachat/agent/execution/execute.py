@@ -259,6 +259,8 @@ def missing_details(
         prop = props.get(name) or {}
         if "default" in prop or _settled(plan, name) or (args is not None and name in args):
             continue
+        if plan.params.get(name) is not None and plan.params[name].question:
+            continue  # the plan asks about it already, in its own words
         label = name.replace("_", " ")
         if prop.get("format") in ("date", "date-time"):
             when = read_when(task, now)

@@ -328,7 +328,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         },
         scale=("short", "medium", "long"),
         context=_TEXT,
-        label="length",
+        label="answer length",
     ),
     _a(
         "text.structure",
