@@ -125,11 +125,18 @@ def _call_text(res: Resolution, value: str, param: str) -> str:
 
 def _of_kind(res: Resolution, values: list[str], param: str, kind: str, embed: Embed | None) -> str | None:
     """The one past value that is of ``kind`` by meaning, clearly; None when none is, or two could be."""
-    if embed is None or len(values) < 1:
+    return of_kind(kind, {v: _call_text(res, v, param) for v in values}, embed)
+
+
+def of_kind(kind: str, described: dict[str, str], embed: Embed | None) -> str | None:
+    """Of the values (each with what its calls held), the one that is ``kind`` by meaning: at least
+    ``KIND_MIN`` near it and ``KIND_LEAD`` nearer than the next; None otherwise."""
+    if embed is None or not described:
         return None
     from ibachat.agent.meaning import VECTORS
 
-    mat = VECTORS.get(embed, [kind] + [_call_text(res, v, param) for v in values])
+    values = list(described)
+    mat = VECTORS.get(embed, [kind] + [described[v] for v in values])
     sims = sorted(((float(s), v) for s, v in zip(mat[1:] @ mat[0], values)), reverse=True)
     top, best = sims[0]
     lead = top - (sims[1][0] if len(sims) > 1 else 0.0)
