@@ -34,7 +34,7 @@ from ibachat.agent.alignment.grounding import (
 )
 from ibachat.agent.alignment.schema_map import bindings, params
 from ibachat.agent.alignment.scope import elsewhere, in_scope
-from ibachat.agent.reading.lexicon import BY_DIMENSION
+from ibachat.agent.reading.lexicon import BY_DIMENSION, keeps_out
 from ibachat.agent.reading.open_prefs import NUMBER_DIM
 from ibachat.agent.reading.quantities import quantities
 from memory.ledger import PreferenceEvent
@@ -71,7 +71,7 @@ def ground_tool(
     content = {k: v for k, v in plan.content.items() if k not in bound}  # what no parameter already carries
     embed = _embedder(embed)
     _spans(plan, tool, task)
-    avoiding = frozenset(d for d, a in BY_DIMENSION.items() if {"exclude", "allergy"} & set(a.aliases))
+    avoiding = frozenset(d for d in BY_DIMENSION if keeps_out(d))
     said = settle(open_wishes(events, now), embed)
     # a wish said about another activity, or about the assistant's replies, is not this tool's
     # (the wish's own words or the sentence it was said in: a pick of "the wine cellar" says it in the phrase)

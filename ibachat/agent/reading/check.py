@@ -154,7 +154,7 @@ def _own_clause_object(tokens: list) -> list:
     inside = {t.i for t in tokens}
     if verb.i not in inside:
         return tokens
-    rest = [t for t in tokens if t.i > verb.i and t.dep_ != "prt"]
+    rest = [t for t in tokens if t.i > verb.i and not (t.dep_ == "prt" and t.head.i == verb.i)]
     return rest or tokens
 
 
@@ -214,8 +214,10 @@ def _first_clause(tokens: list) -> list:
         ):
             break
         kept.append(t)
-    while kept and (kept[-1].is_punct or kept[-1].pos_ in ("CCONJ", "ADP", "DET", "PART")):
-        kept.pop()
+    while kept and (
+        kept[-1].is_punct or (kept[-1].pos_ in ("CCONJ", "ADP", "DET", "PART") and kept[-1].dep_ != "prt")
+    ):
+        kept.pop()  # a verb's own particle stays with it: "look out", "drop off"
     while kept and kept[0].pos_ in ("CCONJ", "PUNCT"):
         kept.pop(0)
     return kept

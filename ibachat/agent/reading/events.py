@@ -29,7 +29,14 @@ from ibachat.agent.reading.facts import (
     numbers,
     with_changes,
 )
-from ibachat.agent.reading.lexicon import BY_DIMENSION, RECOVERY, RECOVERY_STATE, STATES, phrase_table
+from ibachat.agent.reading.lexicon import (
+    BY_DIMENSION,
+    RECOVERY,
+    RECOVERY_STATE,
+    STATES,
+    keeps_out,
+    phrase_table,
+)
 from ibachat.agent.reading.open_events import open_events, scope_in
 from ibachat.agent.reading.open_prefs import OPEN
 from ibachat.agent.reading.polarity import OTHER_SUBJECT, Mention, analyse, normalise, sentences
@@ -266,7 +273,10 @@ def _tool_call_events(turn: Turn, prev: list[Turn], extractor: str) -> list[Pref
                 if len(item.split()) <= 3 and len(item) <= 40:
                     add(f"{name}.{key}", item)
                 for m in analyse(normalise(item)):
-                    add(m.dimension, m.value, m.polarity if m.polarity is not None else 1, subject=item[:120])
+                    pol = m.polarity if m.polarity is not None else 1
+                    if pol > 0 and keeps_out(m.dimension):
+                        continue  # "mapo tofu" ordered says the user eats soy, not that soy is an allergy
+                    add(m.dimension, m.value, pol, subject=item[:120])
     return out
 
 

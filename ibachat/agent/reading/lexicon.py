@@ -605,3 +605,10 @@ ENUM_SYNONYMS: dict[str, tuple[str, ...]] = {
     "bullets": ("bullets", "bullet points", "list"),
     "skim": ("skimmed", "skim"),
 }
+
+
+def keeps_out(dimension: str) -> bool:
+    """An attribute whose values name what is kept out (allergens, exclusions): a value of it is said by
+    avoiding it, so a dish that holds one ("mapo tofu" and soy) is no wish for it."""
+    attr = BY_DIMENSION.get(dimension)
+    return attr is not None and bool({"exclude", "allergy"} & set(attr.aliases))

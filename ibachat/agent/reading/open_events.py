@@ -171,6 +171,17 @@ def _parts_over_whole(prefs: list) -> list:
     return [p for p in prefs if not joined(p)]
 
 
+def _asks_for_words(sentence: str) -> bool:
+    """A request whose every act is answered in words ("convert 5 miles to km please", "explain ...", "list
+    ..."): its amounts are what to talk about, not what the user wants."""
+    from ibachat.agent.data import word_classes
+    from ibachat.agent.reading.acts import read_act
+
+    act = read_act(sentence)
+    speech = word_classes("act_verbs").get("speech", frozenset())
+    return bool(act.requests) and all(r.verb and r.verb.split()[0] in speech for r in act.requests)
+
+
 def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> list[PreferenceEvent]:
     """Ledger events for the open preferences of one user turn (dimension ``open``, value = the phrase)."""
     if turn.role != "user" or not turn.text.strip():
@@ -241,7 +252,7 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
         avoided = [p.phrase for p in prefs if p.polarity < 0 and p.sentence == sentence]
         raw = raw_sentence(turn.text[:2000], sentence)
         amounts = quantities(sentence, raw)
-        if amounts and _asks_once(sentence, raw):
+        if amounts and (_asks_once(sentence, raw) or _asks_for_words(sentence)):
             amounts = []
         for q in amounts:
             if q.op == "=" and any(o.unit == q.unit and o.op == "=" for o in amounts[amounts.index(q) + 1 :]):

@@ -585,4 +585,18 @@ def _dedupe(prefs: list[OpenPref]) -> list[OpenPref]:
         key = (p.phrase, p.polarity)
         if key not in seen or seen[key].strength < p.strength:
             seen[key] = p
-    return list(seen.values())
+    kept = list(seen.values())
+    # "wall and look out" read again inside "lean on the wall and look out": the same wish, once
+    return [
+        p
+        for p in kept
+        if not any(
+            q is not p
+            and q.sentence == p.sentence
+            and q.polarity == p.polarity
+            and p.phrase != q.phrase
+            and re.search(r"\b(?:and|or)\b", p.phrase)  # a core of one thing ("flat-packed") stays
+            and re.search(rf"(?<!\w){re.escape(p.phrase)}$", q.phrase)
+            for q in kept
+        )
+    ]
