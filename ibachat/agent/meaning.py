@@ -27,6 +27,22 @@ def tool_text(tool: dict[str, Any]) -> str:
     return f"{' '.join(name_words(tool))}: {tool.get('description', '')}".strip(": ")
 
 
+def route_text(tool: dict[str, Any]) -> str:
+    """A tool's text as the router embeds it: for one of the product's own tools (its description
+    unchanged), its text and its everyday gloss (``data/tool_glosses.json``); any other tool's own text."""
+    text = tool_text(tool)
+    gloss = _glosses().get(text)
+    return f"{text} {gloss}" if gloss else text
+
+
+@lru_cache(maxsize=1)
+def _glosses() -> dict[str, str]:
+    from ibachat.agent.data import load
+
+    data = load("tool_glosses")
+    return {tool_text(t): data[t["name"]] for t in catalogue() if isinstance(data.get(t["name"]), str)}
+
+
 @lru_cache(maxsize=1)
 def catalogue() -> tuple[dict[str, Any], ...]:
     """The product's own tools, as task tools (name, description, parameters)."""
@@ -46,7 +62,8 @@ def catalogue_texts() -> tuple[str, ...]:
 
     out: list[str] = [REPLIES, _GOOD, _BAD, *FACET_VOCAB.values()]
     for tool in catalogue():
-        out += [tool_text(tool), *name_words(tool), *_param_texts(tool), *(q for _, q in tool_facets(tool))]
+        out += [tool_text(tool), route_text(tool), *name_words(tool), *_param_texts(tool)]
+        out += [q for _, q in tool_facets(tool)]
         for name, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
             if not isinstance(prop, dict):
                 continue

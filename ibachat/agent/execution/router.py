@@ -8,6 +8,10 @@ Precision before recall: a wrong action is worse than none. A tool is proposed o
    tool's object: "remind" and a reminder), and its object, by the meaning of the asking clause against
    the tool's name and description (the memory's embedder), well above every other tool.
 
+For the product's own tools the meaning is also read against an everyday gloss of what each is for
+(``data/tool_glosses.json``): per tool, the nearer of its own text and its text with the gloss counts, so a
+gloss can bring a request nearer ("somewhere to sleep" and a hotel room), never push one away.
+
 When two tools fit about equally ("get me to Paris": a flight or a train), the route is a question
 between them, which the planner may settle from memory before asking. Without an embedder, only a
 tool whose name holds the request's verb or object word is proposed.
@@ -28,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ibachat.agent.meaning import VECTORS, tool_text
+from ibachat.agent.meaning import VECTORS, route_text, tool_text
 from ibachat.agent.meaning import catalogue as _catalogue
 from ibachat.agent.meaning import name_words as _name_words
 from ibachat.agent.reading.acts import Request, read_act
@@ -566,15 +570,25 @@ def _best_of_catalogue(
         return []  # only a light verb ("get", "sort out"), a want, a reply, or the tool's own act
     if top - (scored[1][0] if len(scored) > 1 else -1.0) < MARGIN:
         return []
-    mat = VECTORS.get(
-        embed, [message or request.clause, request.clause] + [tool_text(t) for t in _catalogue()]
-    )
-    sims = np.maximum(mat[2:] @ mat[0], mat[2:] @ mat[1])
+    sims = np.asarray(_nearness(embed, [message or request.clause, request.clause], list(_catalogue())))
     cos = top - evidence[str(tool.get("name"))][0]
     middle = float(np.median(sims))
     if cos < CATALOGUE_COS_MIN or cos - middle < CATALOGUE_MARGIN:
         return []  # no nearer to this tool than to tools in general
     return [(top, tool)]
+
+
+def _nearness(embed: Embed, said: list[str], tools: list[dict[str, Any]]) -> list[float]:
+    """Per tool, the best cosine of what was said (the message, the asking clause) with the tool's own
+    text or, for the product's own tools, that text with its everyday gloss: a gloss can bring a request
+    nearer ("somewhere to sleep" and a hotel room), never push one away by its extra words."""
+    own = [tool_text(t) for t in tools]
+    glossed = [route_text(t) for t in tools]
+    mat = VECTORS.get(embed, said + own + glossed)
+    n, k = len(said), len(tools)
+    sims = mat[n:] @ mat[:n].T  # (2k, n)
+    best = sims.max(axis=1)
+    return [float(max(best[i], best[k + i])) for i in range(k)]
 
 
 def _best_named(request: Request, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -736,9 +750,7 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
         ):
             return Route("ask", options=named[:2], request=request, why="two tools by their words")
         return Route("tool", named[0], request=request, why="the request names the tool's object or act")
-    texts = [message or request.clause, request.clause] + [tool_text(t) for t in able]
-    mat = VECTORS.get(embed, texts)
-    sims = [max(float(a), float(b)) for a, b in zip(mat[2:] @ mat[0], mat[2:] @ mat[1])]
+    sims = _nearness(embed, [message or request.clause, request.clause], able)
     scored = []
     for sim, tool in zip(sims, able):
         bonus, named = evidence[str(tool.get("name"))]
