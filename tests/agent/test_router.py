@@ -412,6 +412,28 @@ def test_a_day_or_time_said_before_the_command_leaves_it_a_command(said):
     assert act.kind == "request" and act.requests[0].verb in ("remind", "get", "order"), act
 
 
+@pytest.mark.parametrize(
+    ("said", "verb"),
+    [
+        ("Saturday night we'd like a quiet table for four near the river", "like"),
+        ("next tuesday morning I need a lift to the clinic", "need"),
+        ("Thursday evening ring me a cab to the stadium", None),  # a verb the parse took for a noun
+    ],
+)
+def test_a_day_and_a_part_of_it_said_before_a_want_or_a_command_leave_it_a_request(said, verb):
+    act = read_act(said)
+    assert act.kind == "request", act
+    assert verb is None or act.requests[0].form == "want", act
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Yesterday evening I booked a table at Roka", "Last Friday we had a cab home", "Tonight I am knackered"],
+)
+def test_a_day_said_before_what_the_user_did_is_still_a_statement(said):
+    assert read_act(said).kind != "request"
+
+
 @pytest.mark.parametrize("said", ["Rent's due on the 1st", "Book club is on Thursday", "Order's late again"])
 def test_a_noun_and_its_verb_is_no_command(said):
     assert read_act(said).kind != "request"

@@ -170,7 +170,8 @@ def _start(tokens: list) -> int:
 
 
 def _after_leading_time(tokens: list) -> int:
-    """The index after a day or time that opens the sentence, when a verb in its base form follows it."""
+    """The index after a day or time that opens the sentence, when a verb in its base form or the user
+    ("I", "we") follows it."""
     if len(tokens) < 3:
         return 0
     from datetime import datetime, timezone
@@ -181,16 +182,39 @@ def _after_leading_time(tokens: list) -> int:
     start = tokens[0].idx
     rest = doc.text[start : tokens[-1].idx + len(tokens[-1].text)]
     when = read_when(rest, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc))
-    words = max((w for w in (when.time_words, when.day_words) if w), key=len, default="")
-    if not words or not rest.lower().startswith(words.lower()):
+    pieces = sorted({w.lower() for w in (when.time_words, when.day_words) if w}, key=len, reverse=True)
+    low, at = rest.lower(), 0
+    while True:  # "tomorrow lunchtime", "Friday, at 6": the day and the time, in either order
+        gap = re.match(r"[\s,]*(?:at\s+)?", low[at:])
+        piece = next((p for p in pieces if low.startswith(p, at + gap.end())), None)
+        if piece is None:
+            break
+        at += gap.end() + len(piece)
+    if not at:
         return 0
-    end = start + len(words)
+    end = start + at
     j = next((k for k, t in enumerate(tokens) if t.idx >= end), len(tokens))
     while j < len(tokens) and (tokens[j].is_punct or tokens[j].lower_ in ("then", "please")):
         j += 1
-    if j < len(tokens) and tokens[j].tag_ == "VB":
-        return j
+    if j < len(tokens) and (
+        tokens[j].tag_ == "VB" or tokens[j].lower_ in _FIRST_PERSON or _base_verb_here(tokens, j)
+    ):
+        return j  # "Tomorrow at 9, book ...", "Tonight we want a table ...": read as if it came after
     return 0
+
+
+_FIRST_PERSON = frozenset({"i", "we"})
+
+
+def _base_verb_here(tokens: list, j: int) -> bool:
+    """A word the small parser took for a noun after a time ("Friday evening *book* me a cab") that is a
+    verb's base form followed by "me" or "us": the command it starts."""
+    return (
+        j + 1 < len(tokens)
+        and tokens[j + 1].lower_ in ("me", "us")
+        and tokens[j].is_alpha
+        and base_form(tokens[j].lower_)
+    )
 
 
 def _sentence(sent) -> tuple[str, list[Request]]:
