@@ -437,3 +437,24 @@ def test_a_day_said_before_what_the_user_did_is_still_a_statement(said):
 @pytest.mark.parametrize("said", ["Rent's due on the 1st", "Book club is on Thursday", "Order's late again"])
 def test_a_noun_and_its_verb_is_no_command(said):
     assert read_act(said).kind != "request"
+
+
+@pytest.mark.parametrize(
+    ("message", "tool"),
+    [
+        ("cn u grab me 2 tix for the Stereophonics gig on sat", "book_tickets"),  # texting spellings
+        ("pls get me a dentist appt tmrw afternoon", "book_appointment"),
+        ("2 tickets for Wicked at the Apollo tonight", "book_tickets"),  # a count in digits
+        ("two tickets for the Leinster match on Saturday", "book_tickets"),  # a team's name is no quality
+    ],
+)
+def test_texting_spellings_counts_in_digits_and_names_in_fragments(minilm, message, tool):
+    r = route(message, TOOLS, minilm)
+    assert r.kind == "tool" and r.tool["name"] == tool, (r.kind, r.why, r.scores)
+
+
+def test_texting_spellings_are_spelled_out_with_their_case_and_nothing_else():
+    from ibachat.agent.reading.acts import spelled_out
+
+    assert spelled_out("Cn u book it tmrw") == "Can you book it tomorrow"
+    assert spelled_out("U2 at the O2, the U-bend, ur-text") == "U2 at the O2, the U-bend, ur-text"

@@ -131,10 +131,31 @@ def own_text(message: str) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=1)
+def _chat_spellings() -> tuple[re.Pattern[str], dict[str, str]]:
+    from ibachat.agent.data import load
+
+    table = {k.lower(): v for k, v in load("chat_spellings").items() if k != "about" and isinstance(v, str)}
+    words = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
+    return re.compile(rf"(?<![\w'-])(?:{words})(?![\w'-])", re.I), table
+
+
+def spelled_out(text: str) -> str:
+    """``text`` with texting spellings spelled out ("cn u" -> "can you", "2 tix" -> "2 tickets"),
+    each word's case kept as far as it goes (``data/chat_spellings.json``)."""
+    pattern, table = _chat_spellings()
+
+    def spell(m: re.Match[str]) -> str:
+        full = table[m.group(0).lower()]
+        return full[0].upper() + full[1:] if m.group(0)[0].isupper() else full
+
+    return pattern.sub(spell, text)
+
+
 @lru_cache(maxsize=4096)
 def read_act(message: str) -> SpeechAct:
     """What ``message`` asks the assistant to do, from its form (no tools involved)."""
-    text = _SPACES.sub(" ", own_text(message[:MAX_READ_CHARS])).strip()
+    text = spelled_out(_SPACES.sub(" ", own_text(message[:MAX_READ_CHARS])).strip())
     if not re.search(r"[A-Za-z]", text):
         return SpeechAct("empty", why="no words")
     doc = parse(text)
@@ -1102,7 +1123,13 @@ def _elliptical(tokens: list, i: int) -> str | None:
     span = doc.text[tokens[i].idx : tokens[-1].idx + len(tokens[-1].text)]
     clock = bool(_CLOCK.search(span))
     timed = clock or any(e.label_ in ("DATE", "TIME") for e in doc.ents if e.start >= tokens[i].i)
-    counted = clock or any(t.like_num or t.lower_ in ("one", "two") for t in words)
+    counted = (
+        clock
+        or any(  # "2 tickets", "two seats"; not a day of the month ("on the 1st")
+            (t.like_num or t.lower_ in ("one", "two")) and t.ent_type_ not in ("DATE", "ORDINAL")
+            for t in tokens[i:]
+        )
+    )
     if not verbs and timed and counted and len(words) >= 3 and not any(_judged(t) for t in words):
         return "fragment"
     ends = {prep for prep, _ in _ends(tokens[i:])}
@@ -1167,6 +1194,7 @@ def _qualities(tokens: list, i: int, head=None) -> tuple[str, ...]:
         and t.dep_ != "ROOT"
         and (t.tag_ != "JJR" or t.head.i == getattr(head, "i", -1))
         and t.is_alpha
+        and not (t.is_title and t.i != t.sent.start)  # "the Arsenal game": a name the parse took for one
         and t.ent_type_ not in ("ORDINAL", "DATE", "TIME")
         and not any(c.dep_ == "mark" for c in (*t.children, *t.head.children))  # "if possible": a hedge
     )
