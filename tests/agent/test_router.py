@@ -458,3 +458,24 @@ def test_texting_spellings_are_spelled_out_with_their_case_and_nothing_else():
 
     assert spelled_out("Cn u book it tmrw") == "Can you book it tomorrow"
     assert spelled_out("U2 at the O2, the U-bend, ur-text") == "U2 at the O2, the U-bend, ur-text"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "jot down that the bin men come on Tuesdays now",
+        "note down for me: locker 112, code 5580",
+        "can you write down the wifi password, it's sunflower88",
+    ],
+)
+def test_putting_words_down_to_keep_goes_to_the_tool_that_keeps_them(minilm, message):
+    r = route(message, TOOLS, minilm)
+    assert r.kind == "tool" and r.tool["name"] == "save_note", (r.kind, r.why, r.scores)
+
+
+@pytest.mark.parametrize(
+    "message", ["write me a short poem about the sea", "put me down for the 6pm spin class"]
+)
+def test_writing_and_being_put_down_for_something_are_not_keeping_words(minilm, message):
+    r = route(message, TOOLS, minilm)
+    assert not (r.kind == "tool" and r.tool["name"] == "save_note"), (r.kind, r.why)

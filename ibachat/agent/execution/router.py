@@ -226,6 +226,12 @@ def _classes() -> dict[str, frozenset[str]]:
 RESTRICTED = ("speech", "undo", "modify", "pay", "consult", "device", "refrain")
 
 
+def _records(verb: str) -> bool:
+    """A verb of putting words down to keep ("write down", "jot down", "note down"): a verb of putting
+    somewhere (the data's "place" class) whose particle is "down"."""
+    return verb.endswith(" down") and verb in _classes().get("place", ())
+
+
 def _verb_class(verb: str) -> str | None:
     classes = _classes()
     for name in ("light", "writing", "reply", *RESTRICTED):
@@ -332,6 +338,9 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
     stem = _stem(verb.split()[0])
     if verb in acts or _same(stem, own):
         return True, f"{verb!r} is the tool's act"
+    if _records(verb):  # "write this down", "jot down that ...": kept where the tool keeps things
+        ok = bool(acts & _classes()["place"])
+        return ok, f"{verb!r} {'is' if ok else 'is not'} keeping it where the tool keeps things"
     cls = _verb_class(verb)
     if cls == "light":
         return True, f"{verb!r} asks for it to be done"
@@ -400,6 +409,8 @@ def _evidence(
             if writing and request.common and not _same(head, name):
                 named, bonus = False, bonus - VERB_IS_ACT / sharing  # "write a message": words, not an email
 
+    if request.verb and _records(request.verb) and tool_acts(tool) & _classes()["place"]:
+        bonus, named = bonus + VERB_IS_ACT, True  # "jot down that ...": the tool that keeps what is put down
     purpose = _purpose(request.clause, request.head)
     if purpose and not named and _same(purpose, desc) and not _same(purpose, _words_of_values(tool)):
         # "seats for the Yankees game": what the thing is for is the tool's own ("tickets for a ... game")
