@@ -62,6 +62,14 @@ def test_a_want_of_something_done_on_one_day_is_no_standing_wish(sentence):
     assert [p.phrase for p in checked(read_open(sentence, ""))] == []
 
 
+def test_a_want_for_the_weekday_it_is_today_is_still_one_day():
+    # "on Saturday" said on a Saturday is a question (today or next week?), and still no standing wish
+    from datetime import UTC, datetime
+
+    today = datetime.now(UTC).strftime("%A")
+    assert [p.phrase for p in checked(read_open(f"We need a quiet corner table on {today}.", ""))] == []
+
+
 @pytest.mark.parametrize("sentence", ["I always want a quiet room.", "I need aisle seats on Mondays."])
 def test_a_standing_want_is_kept(sentence):
     assert checked(read_open(sentence, ""))

@@ -182,7 +182,9 @@ def _one_day(sentence: str) -> bool:
 
     if _FREQUENCY.search(sentence) or re.search(r"\b(?:every|each)\b|\b\w+days\b", sentence, re.I):
         return False
-    return read_when(sentence, datetime.now(UTC)).day is not None
+    when = read_when(sentence, datetime.now(UTC))
+    # "on Saturday" said on a Saturday is a question (today or next week?), still one day
+    return when.day is not None or (when.asks == "day" and bool(when.day_words))
 
 
 def _past(word: str) -> bool:
