@@ -418,6 +418,8 @@ def test_a_day_or_time_said_before_the_command_leaves_it_a_command(said):
         ("Saturday night we'd like a quiet table for four near the river", "like"),
         ("next tuesday morning I need a lift to the clinic", "need"),
         ("Thursday evening ring me a cab to the stadium", None),  # a verb the parse took for a noun
+        ("each Wednesday afternoon nudge me to top up the bird feeder", None),  # a repeat said first
+        ("on saturday morning fetch me a car to the ferry terminal", None),  # "on" kept with its day
     ],
 )
 def test_a_day_and_a_part_of_it_said_before_a_want_or_a_command_leave_it_a_request(said, verb):
@@ -428,7 +430,13 @@ def test_a_day_and_a_part_of_it_said_before_a_want_or_a_command_leave_it_a_reque
 
 @pytest.mark.parametrize(
     "said",
-    ["Yesterday evening I booked a table at Roka", "Last Friday we had a cab home", "Tonight I am knackered"],
+    [
+        "Yesterday evening I booked a table at Roka",
+        "Last Friday we had a cab home",
+        "Tonight I am knackered",
+        "every evening I walk the dog along the canal",
+        "On Sunday morning we cycled to the lake",
+    ],
 )
 def test_a_day_said_before_what_the_user_did_is_still_a_statement(said):
     assert read_act(said).kind != "request"

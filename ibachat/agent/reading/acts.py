@@ -206,11 +206,12 @@ def _after_leading_time(tokens: list) -> int:
     pieces = sorted({w.lower() for w in (when.time_words, when.day_words) if w}, key=len, reverse=True)
     low, at = rest.lower(), 0
     while True:  # "tomorrow lunchtime", "Friday, at 6": the day and the time, in either order
-        gap = re.match(r"[\s,]*(?:at\s+)?", low[at:])
-        piece = next((p for p in pieces if low.startswith(p, at + gap.end())), None)
-        if piece is None:
+        # the day reader keeps "on" in "on friday" and leaves it out of "every sunday": both are tried
+        gaps = (re.match(r"[\s,]*", low[at:]), re.match(r"[\s,]*(?:(?:at|on|every|each)\s+)?", low[at:]))
+        found = next(((gap, p) for gap in gaps for p in pieces if low.startswith(p, at + gap.end())), None)
+        if found is None:
             break
-        at += gap.end() + len(piece)
+        at += found[0].end() + len(found[1])
     if not at:
         return 0
     end = start + at
