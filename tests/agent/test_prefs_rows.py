@@ -80,3 +80,41 @@ def test_a_verb_keeps_its_particle_and_no_piece_is_a_wish(text, wanted):
     phrases = {e.value for e in evs if e.dimension == "open" and e.polarity > 0}
     assert not {"fire", "warm", "bikes", "drop", "pick"} & phrases, phrases
     assert wanted <= phrases, phrases
+
+
+def _rows(text):
+    return {(e.dimension, e.value, e.polarity) for e in _events(("user", text))}
+
+
+@pytest.mark.parametrize(
+    ("text", "avoided", "bound"),
+    [
+        ("Flights over 5 hours are too long for me.", "flights over 5 hours", "minutes<=300"),
+        ("Hikes longer than 12 miles are way too much for my knees.", "hikes longer than 12 miles", None),
+        ("Wines under 8 pounds a bottle are too rough for me.", "wines under 8 pounds a bottle", None),
+        ("Podcasts that run past 90 minutes are too rambling for me.", None, "minutes<=90"),
+        ("Anything over 40 minutes of driving is too much for me.", None, "minutes<=40"),
+    ],
+)
+def test_a_kind_of_thing_said_to_be_too_much_is_avoided_and_its_amount_bounds_it(text, avoided, bound):
+    # the subject of "are too ADJ" was read as a wish ("+ want flights over 5 hours", "minutes>=300")
+    rows = _rows(text)
+    assert not [r for r in rows if r[0] == "open" and r[2] > 0], rows
+    if avoided:
+        assert ("open", avoided, -1) in rows, rows
+    if bound:
+        assert [r for r in rows if r[0] == "open.number"] == [("open.number", bound, 1)], rows
+
+
+@pytest.mark.parametrize(
+    "text", ["The pool was too cold for me.", "The curry last night was far too salty for us."]
+)
+def test_one_outcome_said_to_be_too_much_is_a_complaint_and_no_wish(text):
+    rows = _rows(text)
+    assert not [r for r in rows if r[0] == "open"], rows
+    assert [r for r in rows if r[0] == "open.complaint"], rows
+
+
+def test_a_wish_beside_a_complaint_is_kept():
+    rows = _rows("Sleeper trains are too cramped for me, I'd rather take a direct daytime train.")
+    assert ("open", "sleeper trains", -1) in rows and [r for r in rows if r[0] == "open" and r[2] > 0], rows

@@ -199,3 +199,16 @@ def test_a_thing_in_lower_case_is_no_person_the_statement_is_about(sentence, sco
     from ibachat.agent.reading.about import scope_of
 
     assert scope_of(sentence) == scope
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("talks that run past 45 minutes", [(45, ">=")]),
+        ("I won't go beyond £150 a night", [(150, "<=")]),
+        ("meet at half past 6", [(6, "=")]),  # a clock's "past" is no bound
+        ("ten past 9 works", []),
+    ],
+)
+def test_past_and_beyond_bound_an_amount_with_a_unit_only(said, expected):
+    assert [(q.value, q.op) for q in quantities(said)] == expected

@@ -57,3 +57,37 @@ def complaints(sentence: str) -> list[Complaint]:
         if m.group("adj") not in _NOT_QUALITY:
             out.append(Complaint(m.group("adj"), -1, m.group(0)))
     return out
+
+
+# the verb that joins a thing to its complaint: "X are too long", "X gets too loud", "X isn't quick enough"
+_JOIN = r"(?:\s+(?:is|are|was|were|feels?|felt|seems?|seemed|gets?|got|tends? to be)|'s|'re|\s+is\s+always|\s+are\s+always)"
+_SUBJECT_OF = re.compile(
+    rf"^(?P<subj>.+?){_JOIN}(?:\s+(?:just |always |often |usually |getting |still |honestly )?{_DEGREE}too "
+    rf"[a-z][a-z-]{{2,24}}|(?:n't|\s+not)\s+(?:quite |nearly |really )?[a-z][a-z-]{{2,24}} enough)(?![\w'])"
+)
+# words that open a clause inside a sentence: the complained-of thing is in the clause just before its verb
+_CLAUSE_BREAK = re.compile(
+    r"[,;:]\s*|\s+(?:but|because|since|so|though|although|as|and then)\s+"
+    r"|\s+(?:and|or)\s+(?=(?:the|that|this|my|our|it|its|their|his|her)\b)"  # "... and the food was too salty"
+)
+# a definite thing (one outcome: "the room was too hot") or a person: no standing kind of thing to avoid
+_DEFINITE = re.compile(
+    r"^(?:the|that|this|those|these|it|its|my|our|your|his|her|their|i|we|you|he|she|they|me|us|them)\b"
+)
+
+
+def complained_subject(sentence: str) -> tuple[str, bool, str] | None:
+    """The thing a "too ADJ" / "not ADJ enough" complaint is said of, and whether it is a kind of thing
+    (generic: "flights over 5 hours are too long", "anything past 40 minutes is too much") rather than
+    one outcome ("the room was too hot"), and the complaint itself ("are too long"). By clause
+    structure: the subject of the linking verb the complaint follows, within its own clause."""
+    s = sentence.lower().strip()
+    if not complaints(s):
+        return None
+    m = _SUBJECT_OF.search(s)
+    if not m:
+        return None
+    subj = _CLAUSE_BREAK.split(m.group("subj"))[-1].strip()
+    if not subj or len(subj.split()) > 12:
+        return None
+    return subj, not _DEFINITE.match(subj), s[m.end("subj") : m.end()]

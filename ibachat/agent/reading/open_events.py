@@ -20,7 +20,7 @@ from typing import Any
 from ibachat.agent.reading.about import has_subject, scope_of
 from ibachat.agent.reading.check import checked, kept_away, taken_back
 from ibachat.agent.reading.clauses import normalise, own_words, sentences
-from ibachat.agent.reading.complaints import COMPLAINT_DIM, complaints
+from ibachat.agent.reading.complaints import COMPLAINT_DIM, complained_subject, complaints
 from ibachat.agent.reading.cues import CORRECTION, UPDATE
 from ibachat.agent.reading.lexicon import STATES
 from ibachat.agent.reading.open_prefs import NUMBER_DIM, OPEN, read_open, stance_cues
@@ -250,6 +250,9 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
             )
         stance = bool(stance_cues(sentence)) or bool(_ASKS.search(sentence))
         avoided = [p.phrase for p in prefs if p.polarity < 0 and p.sentence == sentence]
+        complained = complained_subject(sentence)  # "anything over 40 minutes ... is too much": at most 40
+        if complained:
+            avoided.append(complained[0])
         raw = raw_sentence(turn.text[:2000], sentence)
         amounts = quantities(sentence, raw)
         if amounts and (_asks_once(sentence, raw) or _asks_for_words(sentence)):

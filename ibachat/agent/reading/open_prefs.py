@@ -552,7 +552,28 @@ def read_open(text: str, assistant_text: str = "") -> list[OpenPref]:
         offer = _offer(normalise(assistant_text))
         if offer:
             out.append(OpenPref(offer, -1, 2, said[:200], "declined"))
-    return _dedupe(out)
+    return _dedupe(_complained_of(out))
+
+
+def _complained_of(prefs: list[OpenPref]) -> list[OpenPref]:
+    """A thing read as wanted that its own sentence says is "too ADJ" or "not ADJ enough" is avoided when
+    it is a kind of thing ("flights over 5 hours are too long for me": avoid flights over 5 hours), and
+    is no wish at all when it is one outcome ("the pool was too cold for me": the complaint says it)."""
+    from ibachat.agent.reading.complaints import complained_subject
+
+    out = []
+    for p in prefs:
+        said = complained_subject(p.sentence) if p.polarity > 0 else None
+        subj = clean(said[0]) if said else ""
+        if said and p.phrase not in subj and re.search(rf"(?<!\w){re.escape(p.phrase)}(?!\w)", said[2]):
+            continue  # "the pool was too cold for me": "cold" is what was wrong with it, no wish
+        if not subj or not (p.phrase.startswith(subj) or subj.startswith(p.phrase)):
+            out.append(p)
+        elif said[1] and _usable(subj):
+            out.append(
+                OpenPref(subj, -1, max(p.strength, 2), p.sentence, "predicate", "", p.tags | {"complaint"})
+            )
+    return out
 
 
 def _unwrapped(text: str) -> str:

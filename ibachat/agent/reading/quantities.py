@@ -47,6 +47,7 @@ _UPPER = re.compile(
     r"(?:before|by|until|till|no later than|not after|under|below|less than|at most|no more than|up to|max(?:imum)?|"
     r"within|tops|cheaper than|earlier than|or less|or under|or fewer|fewer than|not over|not more than)\s*$"
 )
+_PAST = re.compile(r"\b(?:past|beyond)\s*$")
 _AFTER_LOWER = re.compile(r"^\s*(?:or (?:more|later|above|over)|\+|and up|minimum|at least|plus)\b")
 _AFTER_UPPER = re.compile(
     r"^\s*(?:or (?:less|earlier|under|fewer|below|cheaper)|max(?:imum)?|tops|at most|or so|"
@@ -92,6 +93,8 @@ def _op(text: str, start: int, end: int, default: str = "=") -> str:
     before = text[max(0, start - 22) : start]
     after = text[end : end + 32]
     lower, upper = _LOWER.search(before), _UPPER.search(before)
+    if lower is None and re.search(r"[a-z£$€]", text[start:end]):  # "run past 90 minutes", "beyond £200";
+        lower = _PAST.search(before)  # not a clock's "ten past 9", "half past 6"
     if lower and upper:  # "no later than" holds "later than": the longer phrase says it
         lower, upper = (lower, None) if lower.start() < upper.start() else (None, upper)
     found = lower or upper
