@@ -2,7 +2,8 @@
 
     python bench_scripts/bench_routing.py [--data tests/data/routing/routing.jsonl] [--split dev|held|all]
         (held-out sets written later by someone who saw neither the errors nor the router, each run once
-        before any change for it: --data tests/data/routing/held2.jsonl ... held6.jsonl --split all)
+        before any change for it: --data tests/data/routing/held2.jsonl ... held7.jsonl --split all;
+        held7 was kept unseen until the end of session 14)
         [--embedder minilm] [--json FILE] [--show-errors]
 
 Every message goes to ``Planner.act`` (the path chat, the TUI, ``ask`` and ``ibachat bench`` call) with
