@@ -140,6 +140,12 @@ def _chat_spellings() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(rf"(?<![\w'-])(?:{words})(?![\w'-])", re.I), table
 
 
+def texting_words(text: str) -> dict[str, str]:
+    """Each texting spelling in ``text`` by the words it stands for ("tomorrow": "tmrw")."""
+    pattern, table = _chat_spellings()
+    return {table[m.group(0).lower()]: m.group(0) for m in pattern.finditer(text)}
+
+
 def spelled_out(text: str) -> str:
     """``text`` with texting spellings spelled out ("cn u" -> "can you", "2 tix" -> "2 tickets"),
     each word's case kept as far as it goes (``data/chat_spellings.json``)."""
@@ -152,12 +158,51 @@ def spelled_out(text: str) -> str:
     return pattern.sub(spell, text)
 
 
+_OPEN_CLASSES = ("NOUN", "VERB", "ADJ", "ADV")
+
+
+@lru_cache(maxsize=4096)
+def _only_a_name(word: str) -> bool:
+    """The dictionary (lemminflect's) has ``word`` as no common word: a proper noun only ("leeds", "glasgow")
+    or not at all ("gatwick", "wagamama"); not "bill", "rose", "reading", nor a closed-class word."""
+    from lemminflect import getAllLemmas
+
+    from ibachat.agent.reading.parse import nlp
+
+    if word in nlp().Defaults.stop_words:
+        return False
+    return not any(getAllLemmas(word, upos=u) for u in _OPEN_CLASSES)
+
+
+def truecased(text: str) -> str:
+    """A message typed all in lower case with its names capitalised, so the parse sees them as names
+    ("train leeds to york tomorrow" reads "leeds" as a verb otherwise). Text with any capital is the user's
+    own casing and is kept."""
+    if re.search(r"[A-Z]", text):
+        return text
+    return re.sub(
+        r"\b[a-z]{3,}\b", lambda m: m.group(0).title() if _only_a_name(m.group(0)) else m.group(0), text
+    )
+
+
 @lru_cache(maxsize=4096)
 def read_act(message: str) -> SpeechAct:
     """What ``message`` asks the assistant to do, from its form (no tools involved)."""
     text = spelled_out(_SPACES.sub(" ", own_text(message[:MAX_READ_CHARS])).strip())
     if not re.search(r"[A-Za-z]", text):
         return SpeechAct("empty", why="no words")
+    found = _read(text)
+    named = truecased(text)
+    if found.kind != "request" and named != text:
+        # "train leeds to york tmrw": read again with its names as names; kept only if a request is found
+        again = _read(named)
+        verb = next(iter((again.requests[0].verb or "").split()), "") if again.requests else ""
+        # a word capitalised as a name is no command's verb ("lmao my cat just knocked ...")
+        return again if again.kind == "request" and not (verb and _only_a_name(verb.lower())) else found
+    return found
+
+
+def _read(text: str) -> SpeechAct:
     doc = parse(text)
     requests: list[Request] = []
     kinds: list[str] = []
@@ -247,8 +292,8 @@ def _sentence(sent) -> tuple[str, list[Request]]:
     if found and found[0].form in ("fragment", "elliptical"):  # "1:1 with Dana at 4:30, pop it in the diary"
         later_kind, later = _after_a_break(sent, tokens)
         if later and (
-            later[0].head in _PRONOUNS or not later[0].obj
-        ):  # "Flight to Lisbon next Friday please, book it": the it
+            later[0].head in _PRONOUNS or not later[0].obj or later[0].obj not in later[0].clause
+        ):  # "Flight to Lisbon next Friday please, book it": the it (not the last noun before it)
             r, c = found[0], later[0]
             act = Request(
                 c.clause, c.verb, r.obj, r.head, c.form, r.nouns, r.common, c.places, c.media, r.venues
@@ -559,6 +604,11 @@ def _is_command(sent, tokens: list, i: int) -> bool:
         return False  # "booked the dentist", "sounds good": not a command ("put", "set" stay possible)
     if past_form(tok.lower_):
         return False  # "Rang the surgery and got a slot": a story with the "I" left out, not a command
+    named = tok.pos_ != "VERB" and (tok.dep_ in ("compound", "amod") or not known_verb(tok.lower_))
+    if named and any(s.text.strip().endswith("?") for s in tok.doc.sents):
+        return (
+            False  # "meal plan from my dietitian: 5 days, low salt. any good?": a thing and a question on it
+        )
     # the word heads (or belongs to) the subject of a finite verb: a statement ("book club was fun")
     for t in tokens:
         if (
@@ -1119,18 +1169,24 @@ def _elliptical(tokens: list, i: int) -> str | None:
         before = [t for t in tokens[i:please] if t.is_alpha]
         if before and not any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in before):
             return "elliptical"
-    verbs = [t for t in words if t.tag_.startswith("VB") or t.tag_ == "MD"]
+    verbs = [t for t in words if (t.tag_.startswith("VB") or t.tag_ == "MD") and not _a_day_word(t)]
     doc = tokens[0].doc
     span = doc.text[tokens[i].idx : tokens[-1].idx + len(tokens[-1].text)]
     clock = bool(_CLOCK.search(span))
     timed = clock or any(e.label_ in ("DATE", "TIME") for e in doc.ents if e.start >= tokens[i].i)
+    timed = timed or _says_when(span)  # "fri night", "tmrw morning": the day reader, not only the tagger
     counted = (
         clock
         or any(  # "2 tickets", "two seats"; not a day of the month ("on the 1st")
             (t.like_num or t.lower_ in ("one", "two")) and t.ent_type_ not in ("DATE", "ORDINAL")
             for t in tokens[i:]
         )
+        or any(  # "2 weeks", "three nights": a number counting a common noun, not a month's day ("Dec 3")
+            t.like_num and t.dep_ == "nummod" and t.head.pos_ == "NOUN" for t in tokens[i:]
+        )
     )
+    if any(s.text.strip().endswith("?") for s in doc.sents):
+        return None  # details with a question about them ("gym plan: 4 days, heavy. thoughts?")
     if not verbs and timed and counted and len(words) >= 3 and not any(_judged(t) for t in words):
         return "fragment"
     ends = {prep for prep, _ in _ends(tokens[i:])}
@@ -1139,6 +1195,25 @@ def _elliptical(tokens: list, i: int) -> str | None:
     if _spec_list(tokens, i):
         return "fragment"
     return None
+
+
+def _a_day_word(tok) -> bool:
+    """A word the tagger took for a verb that the day reader reads as a day, with a part of day after it
+    or "on / this / next / by" before it ("2 seats for Hamlet sat evening"; not "we sat outside")."""
+    doc = tok.doc
+    after = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+    before = doc[tok.i - 1].lower_ if tok.i > 0 else ""
+    framed = before in ("on", "this", "next", "by") or (after is not None and after.ent_type_ == "TIME")
+    return framed and _says_when(tok.text)
+
+
+def _says_when(text: str) -> bool:
+    """The day reader finds a day or a time in ``text``."""
+    from datetime import datetime, timezone
+
+    from ibachat.agent.reading.when import read_when
+
+    return read_when(text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)).said
 
 
 def _first_part(tokens: list, i: int) -> list:
@@ -1198,6 +1273,9 @@ def _qualities(tokens: list, i: int, head=None) -> tuple[str, ...]:
         and not (t.is_title and t.i != t.sent.start)  # "the Arsenal game": a name the parse took for one
         and t.ent_type_ not in ("ORDINAL", "DATE", "TIME")
         and not any(c.dep_ == "mark" for c in (*t.children, *t.head.children))  # "if possible": a hedge
+        and not _timeish(t)  # "fri night": when, not what kind
+        and not (t.head.i != t.i and _timeish(t.head))  # "next fri"
+        and t.head.dep_ != "pobj"  # "Boots on the high street": where, not what kind
     )
 
 

@@ -1055,7 +1055,7 @@ def _refused(doc: Doc, text: str) -> tuple[Span, ...]:
     """The nouns among what a negation governs ("no lilies", "without onions or garlic")."""
     lemmas = _negated(doc)
     out = [
-        Span(t.text, t.idx, t.idx + len(t.text))
+        Span(text[t.idx : t.idx + len(t.text)], t.idx, t.idx + len(t.text))  # the user's own casing
         for t in doc
         if t.pos_ in ("NOUN", "PROPN") and t.lemma_.lower() in lemmas and not t.like_num
     ]
@@ -1130,10 +1130,11 @@ def _company(doc: Doc, text: str) -> list[Span]:
 @lru_cache(maxsize=2048)
 def read_frame(text: str) -> Frame:
     """The request's stated spans (see the module's docstring); cached per text."""
+    from ibachat.agent.reading.acts import truecased
     from ibachat.agent.reading.parse import parse
 
     text = text[:2000]
-    doc = parse(text)
+    doc = parse(truecased(text))  # same offsets: "flight dublin to lisbon" has its places as names
     mask = _when_mask(text)
     places, phrases = _places_and_phrases(doc, text, mask)
     objects, heads, verb_at = _verb_objects(text)

@@ -542,14 +542,18 @@ def _part_of(hour: int) -> str:
 
 def read_when(text: str, now: datetime) -> When:
     """The day, clock time and part of day ``text`` names, relative to ``now``; a question when unsure."""
+    from ibachat.agent.reading.acts import spelled_out, texting_words
+
     text = _HOUSE_NUMBER.sub(lambda m: "#" * len(m.group(0)), text[:2000])
-    said = {_in_minutes(m): m.group(0) for m in _HOURS_AND.finditer(text)}
+    said = texting_words(text)  # "tmrw": read as "tomorrow", quoted as the user wrote it
+    text = spelled_out(text)
+    said |= {_in_minutes(m): m.group(0) for m in _HOURS_AND.finditer(text)}
     when = _read(_HOURS_AND.sub(_in_minutes, text), now.isoformat())
     for minutes, words in said.items():  # the request's own words for it ("in an hour and a half")
         when = dataclasses.replace(
             when,
-            time_words=re.sub(re.escape(minutes), words, when.time_words, flags=re.I),
-            day_words=re.sub(re.escape(minutes), words, when.day_words, flags=re.I),
+            time_words=re.sub(rf"\b{re.escape(minutes)}\b", words, when.time_words, flags=re.I),
+            day_words=re.sub(rf"\b{re.escape(minutes)}\b", words, when.day_words, flags=re.I),
         )
     return when
 
