@@ -73,6 +73,9 @@ CATALOGUE_COS_MIN = 0.1
 # "from <a name>" and a tool with a parameter for the place that serves (a restaurant, a shop): a tool
 # without one cannot take that part of the request.
 VENUE_SLOT = 0.15
+# "for <a name>" on the thing asked for ("2 seats for Hamlet") and a tool with a free-text title parameter:
+# as much as a venue, so "seats for Hamlet at the Globe" weighs a theatre's show against a restaurant.
+TITLE_SLOT = 0.15
 # "to <a place>" and a tool with a free-text destination parameter.
 PLACE_SLOT = 0.1
 MAX_VALUES = 3.0
@@ -438,6 +441,16 @@ def _evidence(
         bonus, named = bonus + HEAD_IN_NAME, True  # "write to the council": a message to them, which it sends
     if any(_same(_stem(m), name) for m in request.media):
         bonus, named = bonus + HEAD_IN_NAME, True  # "let Dana know by email": the medium is the tool's
+    if (
+        head
+        and _for_a_name(request.clause, request.head)
+        and _takes_title(tool)
+        and _same(head, _slot_words(tool))
+    ):
+        bonus, named = (
+            bonus + TITLE_SLOT,
+            True,
+        )  # "2 seats for Hamlet": a thing the tool has (seat_area), for a title
     if request.venues and _takes_venue(tool):
         bonus, named = bonus + VENUE_SLOT, True  # "order ... from Vesuvio's": a tool with a place that serves
     if any(prep == "to" for prep, _ in request.places) and _takes_destination(tool):
@@ -689,6 +702,47 @@ def _purpose(clause: str, head: str | None) -> str:
                 if obj:
                     return _stem(obj[0].lemma_)
     return ""
+
+
+_NOT_A_TITLE = frozenset({"GPE", "LOC", "FAC", "DATE", "TIME"})  # "for Copenhagen", "for Sunday"
+
+
+def _for_a_name(clause: str, head: str | None) -> bool:
+    """The request's thing is for something named ("seats for Hamlet", "2 tickets for Dune"): the object of
+    "for" hanging on the thing is a proper noun that is no place and no day."""
+    from ibachat.agent.reading.parse import parse
+
+    if not clause or not head:
+        return False
+    for tok in parse(clause):
+        if tok.lemma_.lower() != head and _stem(tok.lemma_) != _stem(head):
+            continue
+        for prep in tok.children:
+            if prep.dep_ == "prep" and prep.lower_ == "for":
+                if any(
+                    c.dep_ == "pobj" and c.pos_ == "PROPN" and c.ent_type_ not in _NOT_A_TITLE
+                    for c in prep.children
+                ):
+                    return True
+    return False
+
+
+def _takes_title(tool: dict[str, Any]) -> bool:
+    """A free-text parameter for a title (of a film, a show, an event), by its name or description."""
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    return any(
+        isinstance(p, dict)
+        and p.get("type") == "string"
+        and not p.get("enum")
+        and re.search(r"\btitle\b", f"{n} {p.get('description', '')}", re.I)
+        for n, p in props.items()
+    )
+
+
+def _slot_words(tool: dict[str, Any]) -> set[str]:
+    """The stems of the tool's parameter names ("seat_area": seat, area)."""
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    return {_stem(w) for n in props for w in re.split(r"[_\W]+", n) if w}
 
 
 def _words_of_values(tool: dict[str, Any]) -> set[str]:
