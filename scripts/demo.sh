@@ -25,6 +25,9 @@ ibachat memory prefs
 step "ibachat ask: the planner runs before the action"
 ibachat ask --model embedded --yes --show-plan "Order dinner from the usual Thai place"
 
+step "the usual dishes there (prawn crackers, pad kra pao) predate the tooth: it asked; the answer orders"
+ibachat ask --model embedded --yes "khao tom and mango pudding please"
+
 step "a plain question: no memory bears on it, nothing is injected"
 ibachat ask --model embedded "What is the capital of Australia?"
 

@@ -3,7 +3,8 @@
 The history (``scripts/demo_history.py``) never calls any place Thai; the user loves hot, crunchy food,
 once said mild food is too mild, had a tooth pulled two days ago ("soft food only, nothing spicy"), and
 asked for shorter notes. The order must go to the one past place that is Thai by meaning, with no spice
-and soft food while the tooth heals, and nothing from the wish for short notes.
+and soft food while the tooth heals, and nothing from the wish for short notes; the usual dishes there
+(crunchy, spicy) predate the tooth, so it asks which dishes instead of ordering them.
 """
 
 from __future__ import annotations
@@ -42,11 +43,18 @@ def demo(tmp_path_factory):
 
 def test_the_usual_thai_place(demo):
     memory, now = demo
-    out = Planner(memory, None).act(
-        "Order dinner from the usual Thai place", now=now, tools=[as_task_tool(get_tool("order_food"))]
-    )
+    planner = Planner(memory, None)
+    tools = [as_task_tool(get_tool("order_food"))]
+    first = planner.act("Order dinner from the usual Thai place", now=now, tools=tools)
+    # the usual dishes (prawn crackers, pad kra pao) were had before the tooth came out: one question,
+    # naming them and what was said since, and no crunchy or spicy dish ordered
+    assert first.question and first.pending is not None and first.pending.param == "items", first.question
+    assert "prawn crackers" in first.question and "wisdom tooth" in first.question
+    assert first.plan.params["items"].chosen is None
+    out = planner.act("khao tom and mango pudding please", now=now, tools=tools, pending=first.pending)
     assert out.tool_call is not None, out.plan.clarifications
     args, params = out.tool_call.arguments, out.plan.params
+    assert args["items"] == ["khao tom", "mango pudding"]  # the answer, and nothing from the old order
     assert args["restaurant"] == "Bangkok Garden", params["restaurant"]
     assert "Bangkok Garden" in params["restaurant"].reason and not out.plan.clarifications
     assert args["spice_level"] == "none", params["spice_level"]  # the tooth beats "too mild" while it lasts

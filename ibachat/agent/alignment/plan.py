@@ -384,7 +384,7 @@ def build_plan(
         res, origin = _tool_resolution(tool, events, now, superseded)
         plan.preferences = _applied(res, origin, originals)  # (grounding reads when each value was said)
         _tool_directives(plan, tool, res)
-        apply_usual(plan, tool, res, embed)
+        apply_usual(plan, tool, res, embed, [e for e in events if e.id not in superseded])
         content, _ = lexicon_resolution(events, now, superseded, set(BY_DIMENSION))
         plan.content = {k: _content(d, content) for k, d in content.decisions.items() if d.chosen or d.avoid}
         live = [e for e in events if e.id not in superseded]

@@ -14,15 +14,18 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from ibachat.agent.alignment.request_values import stated_value, tool_about
 from ibachat.agent.alignment.schema_map import params
+from memory.ledger import PreferenceEvent
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from datetime import datetime
 
     from ibachat.agent.alignment.plan import AlignmentPlan
     from ibachat.agent.alignment.resolve import Resolution
-    from memory.ledger import PreferenceEvent
 
     Embed = Callable[[list[str]], Any]
 
@@ -143,8 +146,72 @@ def of_kind(kind: str, described: dict[str, str], embed: Embed | None) -> str | 
     return best if top >= KIND_MIN and lead >= KIND_LEAD else None
 
 
+def _states_since(plan: AlignmentPlan, res: Resolution, after: datetime) -> str:
+    """What the user said of a state now in force that began after ``after`` and sets a value of this
+    call (its words, as remembered), or ""."""
+    said = []
+    for e in res.events.values():
+        name = e.dimension.removeprefix("param:")
+        pd = plan.params.get(name)
+        if (
+            e.kind == "state"
+            and e.valid_from > after
+            and res.status.get(e.id) == "active"
+            and pd is not None
+            and pd.source == "state"
+        ):
+            said.append(pd.reason.split(": ", 1)[-1].strip().rstrip("."))
+    return '"; "'.join(dict.fromkeys(said))
+
+
+# An avoid said after the usual was last had bears on its items when it is this near one of them in meaning
+# (all-MiniLM-L6-v2): "dairy" and "whole milk" 0.71, "vanilla ice cream" 0.56, "cheddar" 0.44; "crisps"
+# 0.27, "no running" and a dish about 0.1. Nearness only turns the usual into a question, never drops an
+# item silently, so a generous floor costs one question at worst.
+USUAL_ITEM_NEAR = 0.42
+_AVOID_KINDS = frozenset({"stated", "state", "rejected", "corrected", "updated"})
+
+
+def _avoided_since(
+    plan: AlignmentPlan,
+    events: list[PreferenceEvent],
+    after: datetime,
+    items: list[str],
+    embed: Embed | None,
+) -> str:
+    """What the user said to avoid after ``after`` (still in force) that is near one of ``items`` in
+    meaning, in their words, or ""."""
+    if embed is None or not items:
+        return ""
+    now = plan.now
+    avoids = [
+        e
+        for e in events
+        if e.polarity < 0
+        and e.kind in _AVOID_KINDS
+        and e.speaker == "user"
+        and e.valid_from > after
+        and (e.valid_until is None or now < e.valid_until)
+        and e.dimension == "open"
+        and e.value
+    ]
+    if not avoids:
+        return ""
+    phrases = list(dict.fromkeys(e.value for e in avoids))
+    mat = np.asarray(embed([*items, *phrases]), dtype=np.float32)
+    mat /= np.linalg.norm(mat, axis=1, keepdims=True) + 1e-9
+    near = (mat[len(items) :] @ mat[: len(items)].T).max(axis=1)
+    close = {p for p, sim in zip(phrases, near) if float(sim) >= USUAL_ITEM_NEAR}
+    said = [e.subject.strip().rstrip(".") or e.value for e in avoids if e.value in close]
+    return '"; "'.join(dict.fromkeys(said))
+
+
 def apply_usual(
-    plan: AlignmentPlan, tool: dict[str, Any], res: Resolution, embed: Embed | None = None
+    plan: AlignmentPlan,
+    tool: dict[str, Any],
+    res: Resolution,
+    embed: Embed | None = None,
+    events: list[PreferenceEvent] | None = None,
 ) -> None:
     """Fill free-text parameters from past calls when the task asks for the usual."""
     if not habitual(plan.task):
@@ -209,8 +276,26 @@ def apply_usual(
         chosen = [e for e in _choices(res, param.name) if calls is None or set(e.evidence) & calls]
         if not chosen:
             continue
-        latest = max(chosen, key=lambda e: e.valid_from).evidence
+        last = max(chosen, key=lambda e: e.valid_from)
+        latest = last.evidence
         items = list(dict.fromkeys(e.value for e in chosen if e.evidence == latest))
+        since = _states_since(plan, res, last.valid_from) or _avoided_since(
+            plan, events or [], last.valid_from, items, embed
+        )
+        if since:
+            # the usual dishes were had before a state that bears on this order began (a tooth out: soft
+            # food, no spice): the user says what to have now, in one question
+            label = param.name.replace("_", " ")
+            pd.chosen, pd.certain, pd.source = None, False, "none"
+            pd.reason = f"the usual {label} ({', '.join(items)}) predate what you said since: {since}"
+            pd.question = (
+                f'Your usual {label} were {", ".join(items)}, but since then you said "{since}". '
+                f"Which {label} should I get?"
+            )
+            decision = res.decisions.get(f"param:{param.name}")
+            if decision is not None:
+                decision.question = pd.question
+            continue
         pd.chosen, pd.certain, pd.source = items, True, "habit"
         pd.reason = "the usual: as in the latest such call"
         pd.evidence = sorted(latest)

@@ -159,9 +159,22 @@ def answers_with(pending: PendingAction, text: str) -> dict[str, Any] | None:
         if not _says_when(value):
             return None  # "Which day ...?" is answered by a day or a time, not by a new message
     act = read_act(text)
+    names_things = act.kind == "request" and all(_no_verb(r.verb) for r in act.requests)
+    if isinstance(value, list) and names_things:
+        return {
+            **pending.answers,
+            pending.param: value,
+        }  # "the congee please": things, for "What should I get?"
     if act.kind in ("request", "question") and not _names_an_option(text, pending.question):
         return None  # a new request or a question back, not a name
     return {**pending.answers, pending.param: value}
+
+
+def _no_verb(verb: str | None) -> bool:
+    """A request read with no verb, or with a word no dictionary has as one ("khao tom and ...")."""
+    from ibachat.agent.reading.acts import known_verb
+
+    return verb is None or not known_verb(verb.split()[0])
 
 
 def _says_when(text: str) -> bool:
@@ -261,7 +274,11 @@ def pin_certain_values(
         if isinstance(props.get(n), dict) and free_text(props[n]) and not is_content(n, props[n])
     }
     pins: dict[str, tuple[Any, str, str]] = {
-        n: (_as_type(v, props.get(n) or {}), f"your answer: {v}", "answer")
+        n: (
+            _as_type(v, props.get(n) or {}),
+            f"your answer: {', '.join(map(str, v)) if isinstance(v, list) else v}",
+            "answer",
+        )
         for n, v in answers.items()
         if not timed(n, props.get(n) or {})
     }

@@ -77,9 +77,27 @@ def read_answer(reply: str, question: str, prop: dict[str, Any]) -> Any:
     if enum:
         hits = [v for v in enum if re.search(rf"(?<!\w){re.escape(_label(v))}(?!\w)", low)]
         return hits[0] if len(hits) == 1 else None
-    if prop.get("type") not in (None, "string") or not core or _CHATTER.match(core):
+    if not core or _CHATTER.match(core):
         return None  # "thanks", "I don't know": not a name
+    if _free_list(prop):  # "khao tom and mango pudding": the things, one by one, in the user's words
+        core = re.sub(r"[\s,]*\b(?:please|pls|thanks|thank you)\b[\s.!]*$", "", core, flags=re.I)
+        parts = [p.strip(" .!") for p in re.split(r"\s*(?:,|;|&|\band\b|\bplus\b)\s*", core)]
+        items = [re.sub(r"^(?:a|an|the|some)\s+", "", p, flags=re.I) for p in parts if p.strip(" .!")]
+        return items or None
+    if prop.get("type") not in (None, "string"):
+        return None
     return core[:1].upper() + core[1:] if core[:1].islower() else core
+
+
+def _free_list(prop: dict[str, Any]) -> bool:
+    """A list of free text (dishes, items): no enum on its items."""
+    items = prop.get("items")
+    return (
+        prop.get("type") == "array"
+        and isinstance(items, dict)
+        and items.get("type") == "string"
+        and not items.get("enum")
+    )
 
 
 def _typed(option: str, enum: list[Any] | None) -> Any:
