@@ -232,10 +232,40 @@ def clean(phrase: str) -> str:
     for _ in range(3):
         p = _LEAD.sub("", p).strip(" ,.;:!?-")
         p = _TRAIL.sub("", p).strip(" ,.;:!?-")
+    m = _TIME_ADJUNCT.search(p)
+    if m and m.start() > 0 and _a_time(m.group(1)):
+        p = p[: m.start()].strip(
+            " ,.;:!?-"
+        )  # "dairy for the next few weeks": how long is the state's, not the thing's
     words = p.split()
     if len(words) > MAX_PHRASE_WORDS:
         p = " ".join(words[:MAX_PHRASE_WORDS])
     return p
+
+
+# A phrase's tail that says for how long or until when ("for a month", "until Friday", "over the holidays").
+_TIME_ADJUNCT = re.compile(
+    r"\s+(?:for|until|till|til|through|over|during|from now (?:on|until))\s+(.+)$", re.I
+)
+_DURATION = re.compile(
+    r"^(?:(?:the|a|an|this|next|coming|few|couple|of|several|\d+|one|two|three|four|five|six|ten|good|little)\s+)*"
+    r"(?:while|days?|nights?|weeks?|fortnights?|months?|years?|ages|bit)\b",
+    re.I,
+)
+
+
+def _a_time(text: str) -> bool:
+    """``text`` is a stretch of time or a day: "the next few weeks", "a month", "Friday"."""
+    from datetime import datetime, timezone
+
+    from ibachat.agent.reading.when import read_when
+
+    text = text.strip(" ,.;:!?")
+    if _DURATION.match(text):
+        return True
+    when = read_when(text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc))
+    said = " ".join(w for w in (when.day_words, when.time_words) if w)
+    return bool(said) and len(said.split()) >= len(text.split()) - 1
 
 
 _FUNCTION = frozenset(
@@ -249,6 +279,8 @@ _FUNCTION = frozenset(
 def _usable(phrase: str) -> bool:
     if not phrase or len(phrase) < 3 or _PRONOUN_ONLY.match(phrase) or "«" in phrase:
         return False
+    if _DURATION.fullmatch(phrase.strip()) or _a_time(phrase):
+        return False  # "next few weeks", "month": when, not a thing wanted
     return any(len(w) >= 3 and w not in _FUNCTION for w in re.findall(r"[a-z][a-z'-]*", phrase))
 
 
