@@ -83,7 +83,22 @@ def matches(got: Any, want: Any) -> bool:
                 return False
             left.remove(hit)
         return True
+    moments = _moment(got), _moment(want)
+    if None not in moments:
+        return moments[0] == moments[1]
     return _norm(got) == _norm(want)
+
+
+def _moment(value: Any) -> datetime | None:
+    """A date-time string as a moment; one written without a zone is the bench clock's (UTC, as ``NOW``),
+    so "2026-12-02T05:00:00" and "2026-12-02T05:00:00+00:00" are one time."""
+    if not isinstance(value, str) or not re.match(r"\d{4}-\d{2}-\d{2}T\d", value):
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
 
 
 def judge(row: dict[str, Any], outcome: Any) -> dict[str, Any]:
