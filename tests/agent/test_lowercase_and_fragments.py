@@ -96,3 +96,49 @@ def test_texting_days_are_read_and_quoted_as_typed(message, day, words):
     when = read_when(message, NOW)
     assert when.day == day
     assert when.day_words == words
+
+
+@pytest.mark.parametrize(
+    ("message", "ends"),
+    [
+        ("get me a cab home from the airport at 6", {"destination": "home", "origin": "the airport"}),
+        ("could you sort a car home from the rehearsal at ten?", {"destination": "home"}),
+        ("fly me home to Oslo from Rome on the 9th", {"destination": "Oslo", "origin": "Rome"}),
+    ],
+)
+def test_home_with_no_preposition_is_where_a_trip_ends_unless_a_place_is_said_with_to(message, ends):
+    places = {p.role: p.span.text for p in read_frame(message).places if p.role in ends}
+    assert places == ends
+
+
+def test_a_place_said_with_no_preposition_fills_only_its_own_role():
+    from ibachat.agent.alignment.request_values import stated_values
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "pickup_location": {"type": "string", "description": "where the car is collected"},
+            "pickup_date": {"type": "string", "format": "date"},
+        },
+    }
+    got = stated_values(schema, "book a car home for saturday", now=NOW)
+    assert "pickup_location" not in got  # "home" is where it goes, never where it is collected
+
+
+@pytest.mark.parametrize(
+    ("message", "head"),
+    [
+        ("I need a lift home from the pub around 11, can you sort it?", "lift"),
+        ("we want a cake for the party at the office on friday, could you order one?", "cake"),
+        ("I'm nearly out of my inhaler, can you reorder it", "inhaler"),
+    ],
+)
+def test_a_pronoun_stands_for_the_thing_wanted_not_a_place_it_is_at(message, head):
+    requests = read_act(message).requests
+    assert requests and requests[-1].head == head
+
+
+@pytest.mark.parametrize("message", ["book me a taxi home at midnight", "get me a minicab home from the gig"])
+def test_the_vehicle_before_home_is_the_thing_asked_for(minilm, message):
+    found = route(message, TOOLS, minilm)
+    assert found.kind == "tool" and found.tool is not None and found.tool["name"] == "book_ride", found.why

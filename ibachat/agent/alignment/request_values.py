@@ -346,6 +346,8 @@ def _places(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None
         for p in frame.places:
             if p.span.start in taken or (preps and p.prep not in preps) or (not preps and p.role != role):
                 continue
+            if not p.prep and p.role != role:
+                continue  # a place said with no preposition ("a cab home") serves only its own role
             if named and not p.name:
                 continue
             if p.span.text in frame.emails or _HABIT.search(p.span.text) or p.told:

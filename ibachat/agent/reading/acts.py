@@ -908,17 +908,23 @@ def _a_place(tok) -> bool:
     return not tok.like_num and tok.ent_type_ not in ("DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY")
 
 
+_CORE_ARGUMENTS = frozenset({"dobj", "nsubj", "nsubjpass", "attr"})
+
+
 def _antecedent(sent, upto: int | None = None):
     """What a pronoun object stands for: the nearest noun phrase (a common noun at its head) before the
-    request's clause in its own sentence ("I'm nearly out of my pills, can you reorder them"), else the
+    request's clause in its own sentence, a subject or object before one in a prepositional phrase ("I'm nearly out of my pills, can you reorder them"), else the
     first of the sentences before ``sent``."""
     doc = sent.doc
     if upto is not None:
         near = [
             c for c in doc.noun_chunks if sent.start <= c.start and c.end <= upto and c.root.pos_ == "NOUN"
         ]
-        if near:
-            return near[-1]
+        # a core argument ("I need a lift home from the pub ..., can you sort it?": the lift, not the pub)
+        # before the nearest noun phrase of all
+        core = [c for c in near if c.root.dep_ in _CORE_ARGUMENTS]
+        if core or near:
+            return (core or near)[-1]
     for chunk in doc.noun_chunks:
         if chunk.end <= sent.start and chunk.root.pos_ == "NOUN":
             return chunk
@@ -1008,6 +1014,12 @@ def _object(doc, verb) -> tuple[str, str, tuple[str, ...], bool]:
             # for, the last is the thing (the small model calls both direct objects)
             child = found[-1]
             return _span(list(child.subtree)), child.lemma_.lower(), nouns, child.pos_ == "NOUN"
+    for child in verb.children:  # "book me a taxi home": the tagger makes the thing a modifier of "home"
+        if child.lower_ == "home" and child.dep_ in ("advmod", "npadvmod"):
+            mods = [g for g in child.children if g.dep_ in ("compound", "amod", "nmod") and g.pos_ == "NOUN"]
+            if mods:
+                words = [t for g in child.children if g.i < child.i for t in g.subtree]
+                return _span(words), mods[-1].lemma_.lower(), nouns, True
     if small:
         thing = small[0]
         whom = {t.i for g in thing.children if g.dep_ == "nsubj" for t in g.subtree}

@@ -639,6 +639,12 @@ def _places_and_phrases(
             prep, i = "out of", i + 1
         if t.text == "-" and i + 1 < len(tokens) and tokens[i + 1].text == ">":
             prep, i = "->", i + 1
+        if prep is None and _home_as_goal(t) and not any(a <= t.idx < b for a, b in mask):
+            # "a lift home from the pub", "get me home": "home" is where it goes, with no "to"
+            span = Span(t.text, t.idx, t.idx + len(t.text))
+            places.append(Place("", "destination", span, False, _told(t)))
+            i += 1
+            continue
         if prep is None or any(a <= t.idx < b for a, b in mask):
             i += 1
             continue
@@ -684,7 +690,19 @@ def _places_and_phrases(
             places.append(Place(prep, "at", span, named, told))
         phrases.append((prep, span))
         i = b
+    if any(p.role == "destination" and p.prep for p in places):
+        # "fly home to Athens": the place said with "to" is where it ends; "home" only says it is a return
+        places = [p for p in places if p.prep or p.role != "destination" or p.span.text.lower() != "home"]
     return places, phrases
+
+
+def _home_as_goal(t: Token) -> bool:
+    """A bare "home" that says where a trip ends ("a cab home", "drive me home"): an adverb of a verb or
+    a noun, with no preposition before it ("at home", "from home" are places of their own)."""
+    if t.lower_ != "home" or t.dep_ not in ("advmod", "npadvmod"):
+        return False
+    before = t.doc[t.i - 1] if t.i > 0 else None
+    return before is None or before.pos_ != "ADP"
 
 
 def _told(prep: Token) -> bool:
