@@ -162,7 +162,7 @@ _OPEN_CLASSES = ("NOUN", "VERB", "ADJ", "ADV")
 
 
 @lru_cache(maxsize=4096)
-def _only_a_name(word: str) -> bool:
+def only_a_name(word: str) -> bool:
     """The dictionary (lemminflect's) has ``word`` as no common word: a proper noun only ("leeds", "glasgow")
     or not at all ("gatwick", "wagamama"); not "bill", "rose", "reading", nor a closed-class word."""
     from lemminflect import getAllLemmas
@@ -181,7 +181,7 @@ def truecased(text: str) -> str:
     if re.search(r"[A-Z]", text):
         return text
     return re.sub(
-        r"\b[a-z]{3,}\b", lambda m: m.group(0).title() if _only_a_name(m.group(0)) else m.group(0), text
+        r"\b[a-z]{3,}\b", lambda m: m.group(0).title() if only_a_name(m.group(0)) else m.group(0), text
     )
 
 
@@ -198,7 +198,7 @@ def read_act(message: str) -> SpeechAct:
         again = _read(named)
         verb = next(iter((again.requests[0].verb or "").split()), "") if again.requests else ""
         # a word capitalised as a name is no command's verb ("lmao my cat just knocked ...")
-        return again if again.kind == "request" and not (verb and _only_a_name(verb.lower())) else found
+        return again if again.kind == "request" and not (verb and only_a_name(verb.lower())) else found
     return found
 
 

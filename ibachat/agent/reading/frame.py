@@ -374,6 +374,9 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
         if unit == "count" and j < len(tokens) and tokens[j].text[:1].isupper() and tokens[j].pos_ == "PROPN":
             i = max(j, i + 1)  # "4 Rose Row", "221B Baker Street": a number in a name, no count
             continue
+        if _told_past(t, outside=(i, k)):
+            i = max(j, i + 1)  # "we sat in row 7 last time", "I paid 90 then": told of, not asked for
+            continue
         if article and unit == "count" and (not noun or bare_article):
             i += 1  # "a", "one" alone count nothing ("for a", "one-way")
             continue
@@ -605,6 +608,8 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
             break  # "on a plane Dublin -> Berlin": the arrow starts a journey of its own
         if t.pos_ == "ADP" and end == j:
             break
+        if end > j and tokens[end - 1].text[:1].isupper() and _a_gerund(t.text):
+            break  # "in Melbourne checking in Sunday": the name ends where a verb's -ing form begins
         end += 1
     while end > j and (
         tokens[end - 1].pos_ in ("DET", "ADP", "CCONJ") or tokens[end - 1].text in ("'", "-", ".")
@@ -690,9 +695,11 @@ def _places_and_phrases(
             places.append(Place(prep, "at", span, named, told))
         phrases.append((prep, span))
         i = b
-    if any(p.role == "destination" and p.prep for p in places):
-        # "fly home to Athens": the place said with "to" is where it ends; "home" only says it is a return
-        places = [p for p in places if p.prep or p.role != "destination" or p.span.text.lower() != "home"]
+    homes = [p for p in places if not p.prep and p.role == "destination" and p.span.text.lower() == "home"]
+    for home in homes:
+        if any(p.prep and text[home.span.end : p.span.start].strip().lower() in _TO for p in places):
+            # "fly home to Athens": the place said with "to" is where it ends; "home" says it is a return
+            places.remove(home)
     return places, phrases
 
 
@@ -709,14 +716,32 @@ def _told(prep: Token) -> bool:
     """Whether a preposition stands in a clause told in the past ("we stayed at the Grand", "I went to
     Nana's"), or in one that says what is happening ("going to Nana's for Christmas - get us ..."), not in
     the request."""
-    head = prep.head
-    while head.pos_ not in ("VERB", "AUX") and head.head.i != head.i:
-        head = head.head
-    if head.pos_ not in ("VERB", "AUX"):
+    head = _clause_verb(prep)
+    if head is None:
         return False
-    if head.tag_ == "VBD" and any(c.dep_ in ("nsubj", "nsubjpass") for c in head.children):
+    if _told_past(prep):
         return True
     return head.tag_ == "VBG" and head.dep_ == "ROOT" and head.i == 0  # "Going to Nana's for Christmas - ..."
+
+
+def _clause_verb(tok: Token) -> Token | None:
+    head = tok.head
+    while head.pos_ not in ("VERB", "AUX") and head.head.i != head.i:
+        head = head.head
+    return head if head.pos_ in ("VERB", "AUX") else None
+
+
+def _told_past(tok: Token, outside: tuple[int, int] = (0, 0)) -> bool:
+    """Whether a word stands in a clause told in the past with its subject ("we sat in row 7"); a verb
+    inside the token range ``outside`` is the phrase's own ("2 checked bags"), no clause's."""
+    head = _clause_verb(tok)
+    if head is None or head.tag_ != "VBD" or not any(c.dep_ in ("nsubj", "nsubjpass") for c in head.children):
+        return False
+    if outside[0] <= head.i < outside[1]:
+        return False
+    a, b = sorted((head.i, tok.i))
+    # a comma or a stop between them begins another clause the tagger hung on it ("..., book 6 nights")
+    return not any(t.text in (",", ";", ".", "!", "?", "-", "–", "—") for t in tok.doc[a:b])
 
 
 def _bare_origin(tokens: list[Token], i: int, text: str, mask: tuple[tuple[int, int], ...]) -> Span | None:
@@ -734,6 +759,16 @@ def _bare_origin(tokens: list[Token], i: int, text: str, mask: tuple[tuple[int, 
     start = k + 1
     if start >= end:
         return None
+    from ibachat.agent.reading.acts import only_a_name  # acts reads frames: imported when used
+
+    first = tokens[start]
+    if (
+        start + 1 < end
+        and (start == 0 or tokens[start - 1].is_punct)
+        and _a_plural_noun(first.lower_)
+        and only_a_name(tokens[start + 1].lower_)
+    ):
+        start += 1  # "Flights Sydney to Perth": the capital is the sentence's, the name begins after it
     if start > 0 and tokens[start - 1].pos_ == "ADP":
         return None  # "from Boston to Denver": the origin is the preposition's
     if start == 0 and tokens[0].pos_ != "PROPN" and tokens[0].ent_type_ == "":
@@ -742,6 +777,23 @@ def _bare_origin(tokens: list[Token], i: int, text: str, mask: tuple[tuple[int, 
         return None
     a, b = tokens[start].idx, tokens[end - 1].idx + len(tokens[end - 1].text)
     return Span(text[a:b], a, b)
+
+
+def _a_gerund(word: str) -> bool:
+    """A word in lower case that the dictionary (lemminflect's) has as a verb's -ing form ("checking")."""
+    from lemminflect import getAllLemmas
+
+    if not word.islower() or not word.endswith("ing"):
+        return False
+    return any(lemma != word for lemma in getAllLemmas(word, upos="VERB").get("VERB", ()))
+
+
+def _a_plural_noun(word: str) -> bool:
+    """The dictionary (lemminflect's) has ``word`` as the plural of a common noun ("flights", "trains"),
+    which no place's name is ("Cape Town", "Reading" are kept)."""
+    from lemminflect import getAllLemmas
+
+    return any(lemma != word for lemma in getAllLemmas(word, upos="NOUN").get("NOUN", ()))
 
 
 # ----------------------------------------------------------------------------------- labelled spans
@@ -1055,18 +1107,64 @@ def _negated(doc: Doc) -> frozenset[str]:
     for t in doc:
         if t.lower_ in _NEGATORS or t.dep_ == "neg":
             head = t.head if t.dep_ in ("det", "neg", "advmod") else t
+            after = _contrasted(t)
+            if after:  # "aisle seat, not the window": the thing after "not" is turned down, not the seat
+                out |= after
+                continue
             if t.lower_ in ("no", "without", "nothing", "none"):
                 for k in range(t.i + 1, min(t.i + 4, len(doc))):
                     nxt = doc[k]
                     if nxt.is_punct or nxt.pos_ not in ("NOUN", "PROPN", "ADJ"):
                         break  # "nothing that takes ...": a clause, not a thing refused
                     out.add(nxt.lemma_.lower())
+                    out |= _refused_with(nxt)
             out.add(head.lemma_.lower())
             for c in head.children:
                 if c.dep_ in ("dobj", "attr", "acomp", "xcomp", "compound", "amod"):
                     out.add(c.lemma_.lower())
                     out |= {g.lemma_.lower() for g in c.children if g.dep_ in ("compound", "amod")}
     return frozenset(out - _NEGATORS)
+
+
+def _refused_with(thing: Token) -> set[str]:
+    """What is coordinated right after a thing refused ("no mushrooms or coconut", "no peppers, mushrooms
+    or olives"): the conjuncts joined to it by "or", "and" or commas alone, up to anything else."""
+    doc, out = thing.doc, set()
+    conjuncts = {c.i for c in thing.conjuncts}
+    for k in range(thing.i + 1, min(thing.i + 12, len(doc))):
+        tok = doc[k]
+        if tok.text == "," or tok.lower_ in ("or", "and", "nor"):
+            continue
+        if tok.i in conjuncts and tok.pos_ in ("NOUN", "PROPN") and not tok.is_stop:
+            out.add(tok.lemma_.lower())
+            continue
+        if (
+            tok.pos_ in ("ADJ", "NOUN", "PROPN")
+            and tok.head.i in conjuncts
+            and tok.dep_ in ("amod", "compound")
+        ):
+            continue  # "no nuts or green peppers": a word of the next thing
+        break
+    return out
+
+
+def _contrasted(t: Token) -> set[str]:
+    """The words of the thing a "not" turns down when it stands after what it contrasts with ("a window
+    seat - not the middle"): the tagger hangs it on the thing before; the negated phrase follows it."""
+    doc = t.doc
+    if t.lower_ not in ("not", "n't") or t.head.i >= t.i:
+        return set()
+    if t.head.pos_ not in ("NOUN", "PROPN") and not any(doc[k].is_punct for k in range(t.head.i, t.i)):
+        return set()
+    words: set[str] = set()
+    for k in range(t.i + 1, min(t.i + 5, len(doc))):
+        nxt = doc[k]
+        if nxt.pos_ == "DET":
+            continue
+        if nxt.is_punct or nxt.pos_ not in ("NOUN", "PROPN", "ADJ"):
+            break
+        words.add(nxt.lemma_.lower())
+    return words
 
 
 def _refused(doc: Doc, text: str) -> tuple[Span, ...]:
@@ -1159,6 +1257,8 @@ def read_frame(text: str) -> Frame:
     lists = _lists(text, doc, mask)
     first_verb = next((t.idx for t in doc if t.pos_ == "VERB" and t.dep_ not in ("aux", "auxpass")), -1)
     asked = verb_at >= 0 and (verb_at <= first_verb or first_verb < 0)  # the request's own verb's objects
+    if asked and any(0 <= text.rfind(":", 0, group[0].start) and group[-1].end < verb_at for group in lists):
+        asked = False  # "groceries: eggs, bananas. make the milk oat": the list said first is what is asked
     things = (
         ([tuple(objects)] if objects and asked else [])
         + lists

@@ -278,16 +278,29 @@ def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
     m = _WEEKEND.search(text)
     if m:
         saturday = _ahead(today, 5) if today.weekday() != 6 else today
-        return (
-            saturday + timedelta(days=7 if (m.group(1) or "").lower() == "next" else 0),
-            m.group(0).strip(),
-            None,
-        )
+        nxt = (m.group(1) or "").lower() == "next"
+        if nxt and today.weekday() < 5:
+            # "next weekend" said on a weekday, as "next Saturday": this one coming, or the one after?
+            return (
+                None,
+                m.group(0).strip(),
+                f"Do you mean this weekend ({_fmt(saturday)}) or the one after ({_fmt(saturday + timedelta(days=7))})?",
+            )
+        if nxt:  # the Saturday of the weekend after this one (said on a Sunday: six days on)
+            return (
+                _ahead(today, 5) + timedelta(days=7 if today.weekday() == 5 else 0),
+                m.group(0).strip(),
+                None,
+            )
+        return saturday, m.group(0).strip(), None
     m = _NEXT_WD.search(text)
     if m:
         wd = _weekday(m.group(1))
         coming = _after(today, wd)
-        if (coming - today).days >= 5:  # said late in the week: the coming one is plainly "next"
+        if (coming - today).days >= 5 and coming.isocalendar()[:2] != today.isocalendar()[:2]:
+            # said late in the week, the coming one falls in next week ("next Monday" said on a
+            # Wednesday): plainly that one; one still in this week ("next Sunday" said on a Tuesday) or
+            # only days away may be this one or next week's
             return coming, m.group(0), None
         return (
             None,
