@@ -344,10 +344,16 @@ def _newer_than_habit(
         # not to anything that shares a little meaning with the parameter
         near = bearing("", param.labels, newer, embed, min_sim=HABIT_BEAR_MIN_SIM)
         found = choose_enum(param.labels, near, embed, task=task, about=param_text(param.name, param.schema))
+        best, ranking = found if found is not None else (None, None)
+        habit = next((i for i, v in enumerate(param.enum) if str(v) == str(pd.chosen)), None)
+        if habit is not None and best != habit:  # a value chosen or said before, and an avoid since
+            later = [w for w in wishes if w.when is not None and w.when > last and w.polarity < 0]
+            against = _avoided_since(habit, param, later, embed)
+            if against is not None:
+                _unsettle_habit(pd, param, against)
+                continue
         if found is None:
             continue
-        best, ranking = found
-        habit = next((i for i, v in enumerate(param.enum) if str(v) == str(pd.chosen)), None)
         if (
             habit is None
             or best == habit
@@ -362,6 +368,44 @@ def _newer_than_habit(
         )
         pd.evidence = evidence_of(ranking, near)
     return out
+
+
+# A habit's value a later avoid is this near in meaning (all-MiniLM-L6-v2; the value with its parameter's
+# words, "whole milk", against the avoided phrase, "dairy": 0.71; "spice" and a hot spice level 0.74),
+# when that avoid is no nearer another of the values ("aisle seats" and a window habit: the avoid is of
+# the other seat), is put to the user as one question rather than kept or swapped silently.
+HABIT_AVOIDED_NEAR = 0.6
+HABIT_AVOIDED_LEAD = 0.05
+
+
+def _avoided_since(habit: int, param: Any, newer: list[Wish], embed: Embed) -> Wish | None:
+    """The later avoid that bears on the habit's own value, when the later words name no other value."""
+    avoids = [w for w in newer if w.polarity < 0 and w.phrase]
+    if not avoids:
+        return None
+    words = " ".join(sorted(param.words))
+    values = [f"{label.replace('_', ' ')} {words}".strip() for label in param.labels]
+    mat = np.asarray(embed(values + [w.phrase for w in avoids]), dtype=np.float32)
+    mat /= np.linalg.norm(mat, axis=1, keepdims=True) + 1e-9
+    sims = mat[len(values) :] @ mat[: len(values)].T  # avoid x value
+    for w, row in zip(avoids, sims):
+        own = float(row[habit])
+        if own >= HABIT_AVOIDED_NEAR and own >= float(row.max()) - HABIT_AVOIDED_LEAD:
+            return w
+    return None
+
+
+def _unsettle_habit(pd: Any, param: Any, against: Wish) -> None:
+    label = param.name.replace("_", " ")
+    old = str(pd.chosen).replace("_", " ")
+    said = (against.sentence or against.phrase).strip().rstrip(".")
+    options = ", ".join(v.replace("_", " ") for v in param.labels[:7])
+    pd.chosen, pd.certain, pd.source = None, False, "none"
+    pd.reason = f"{old!r} (what you had before) predates what you said since: {said!r}"
+    pd.evidence = list(against.evidence)
+    pd.question = (
+        f'Your usual {label} was {old}, but since then you said "{said}". Which {label} now ({options})?'
+    )
 
 
 def _consistent(plan: Any, tool: dict[str, Any], overridden: list[tuple[str, str]], embed: Embed) -> None:

@@ -405,7 +405,10 @@ def build_plan(
         for c in res.conflicts
     ]
     plan.preferences += _open_applied(events, now, superseded)
-    plan.clarifications = [d.question for d in res.decisions.values() if d.question]
+    asked = [d.question for d in res.decisions.values() if d.question]
+    # and what grounding put to the user ("You usually had whole milk, but since then ..."), once each
+    asked += [pd.question for pd in plan.params.values() if pd.question and pd.source == "none"]
+    plan.clarifications = list(dict.fromkeys(asked))
     plan.evidence = evidence_uses(evidence, events)
     return plan
 

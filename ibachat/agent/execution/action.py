@@ -160,11 +160,9 @@ def answers_with(pending: PendingAction, text: str) -> dict[str, Any] | None:
             return None  # "Which day ...?" is answered by a day or a time, not by a new message
     act = read_act(text)
     names_things = act.kind == "request" and all(_no_verb(r.verb) for r in act.requests)
-    if isinstance(value, list) and names_things:
-        return {
-            **pending.answers,
-            pending.param: value,
-        }  # "the congee please": things, for "What should I get?"
+    if (isinstance(value, list) or value in (prop.get("enum") or ())) and names_things:
+        # "the congee please": things, for "What should I get?"; "oat please": an allowed value
+        return {**pending.answers, pending.param: value}
     if act.kind in ("request", "question") and not _names_an_option(text, pending.question):
         return None  # a new request or a question back, not a name
     return {**pending.answers, pending.param: value}
@@ -299,6 +297,8 @@ def pin_certain_values(
         value = typed(value, props.get(n) or {})
         if n in plan.params and value in plan.params[n].avoid:
             continue  # turned down since: the past calls do not bring it back
+        if n in plan.params and plan.params[n].question in plan.clarifications:
+            continue  # the plan asks because what was said since bears on the past value
         pins[n] = (value, f"as in your {count} past call(s) with {about}", "habit")
     for question in plan.clarifications:  # a question offering a value turned down since is no question
         n = question_param(question, names)
