@@ -87,3 +87,24 @@ def test_an_avoid_of_another_value_leaves_the_habit(tmp_path, later):
     out = _planner(tmp_path, _history("order_coffee", COFFEE, ASK, later)).act(TASK, now=NOW, tools=_tools())
     assert out.tool_call is not None, out.plan.clarifications
     assert out.tool_call.arguments.get("milk") == "whole"
+
+
+@pytest.mark.parametrize(
+    ("later", "param", "value"),
+    [
+        ("My GP says no caffeine for me after the palpitations.", "caffeine", "decaf"),
+        ("My dietitian says oat milk only for me from now on.", "milk", "oat"),
+        pytest.param(
+            "The dietitian at the clinic told me: oat milk from now on.",
+            "milk",
+            "oat",
+            marks=pytest.mark.xfail(reason="'at the clinic' scopes the wish to the clinic, not the speaker"),
+        ),
+    ],
+)
+def test_what_someone_else_says_the_user_must_have_names_the_parameter_and_applies(
+    tmp_path, later, param, value
+):
+    # the sentence is near a doctor's appointment by meaning, but it names this tool's own parameter
+    out = _planner(tmp_path, _history("order_coffee", COFFEE, ASK, later)).act(TASK, now=NOW, tools=_tools())
+    assert out.plan.params[param].chosen == value, out.plan.params[param]

@@ -419,6 +419,7 @@ def scoped(events: list[PreferenceEvent], tool: dict[str, Any], embed: Embed | N
     ``scope.in_scope``. The request's own words, past calls and states in force apply where they bear."""
     from ibachat.agent.alignment.scope import in_scope
 
+    own = set((tool.get("parameters") or {}).get("properties") or {})
     judged = [
         e
         for e in events
@@ -426,11 +427,21 @@ def scoped(events: list[PreferenceEvent], tool: dict[str, Any], embed: Embed | N
         and e.kind not in ("chose", "state", "claim", "ignored")
         and e.reason != "the task itself"
         and not e.dimension.startswith(("state.", "injection", "open"))
+        and not _names_own_param(e, own)
     ]
     if not judged or embed is None:
         return events
     verdict = dict(zip((e.id for e in judged), in_scope([e.subject for e in judged], tool, embed)))
     return [e for e in events if verdict.get(e.id, True)]
+
+
+def _names_own_param(e: PreferenceEvent, own: set[str]) -> bool:
+    """A statement read as about one of this tool's own parameters that names it in so many words ("my
+    doctor says no caffeine for me": caffeine) is about it, however near another activity the rest of
+    the sentence is (a doctor, an appointment)."""
+    attr = e.dimension.rsplit(".", 1)[-1]
+    words = attr.replace("_", " ")
+    return attr in own and re.search(rf"\b{re.escape(words)}\b", e.subject.lower()) is not None
 
 
 def anchored(
