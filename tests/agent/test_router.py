@@ -487,3 +487,15 @@ def test_putting_words_down_to_keep_goes_to_the_tool_that_keeps_them(minilm, mes
 def test_writing_and_being_put_down_for_something_are_not_keeping_words(minilm, message):
     r = route(message, TOOLS, minilm)
     assert not (r.kind == "tool" and r.tool["name"] == "save_note"), (r.kind, r.why)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["subscribe me to a daily science digest, mornings", "sign me up to a weekly gardening newsletter"],
+)
+def test_to_after_a_tools_own_act_is_what_it_is_done_to_not_a_place_to_go(minilm, message):
+    # "subscribe me to a digest" asked between news, email and a train: "to" read as a journey's end
+    found = route(message, TOOLS, minilm)
+    assert found.kind == "tool" and found.tool is not None and found.tool["name"] == "subscribe_news", (
+        found.why
+    )

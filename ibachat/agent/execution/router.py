@@ -861,7 +861,8 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
         return Route("text", request=request, why=why, scores=scores)
     close = [t for s, t in fitting[1:] if top - s < MARGIN]
     light = request.verb is None or _verb_class(request.verb) == "light"
-    if light and not request.common and any(p == "to" for p, _ in request.places):
+    own_act = bool(request.verb) and request.verb in tool_acts(tool)  # "subscribe me to a digest"
+    if light and not own_act and not request.common and any(p == "to" for p, _ in request.places):
         # "get me to Paris": every tool that goes somewhere fits; the words do not say which
         goers = [t for _, t in scored_all if t is not tool and _takes_destination(t)]
         close = list({str(t.get("name")): t for t in [*close, *goers]}.values())

@@ -869,6 +869,9 @@ def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
                     c.dep_ == "compound" and c.pos_ == "PROPN" for c in pobj.children
                 )  # "Berlin airport"
                 own = pobj.lower_ in _HOMES  # "bring her to ours", "from mine"
+                some = any(c.dep_ == "det" and c.lower_ in ("a", "an", "some", "any") for c in pobj.children)
+                if tok.lower_ in ("to", "into") and some and not named:
+                    continue  # "sign me up to a weekly newsletter": what it is done to, no place to go
                 if (
                     pobj.pos_ == "PROPN"
                     or named
