@@ -89,10 +89,11 @@ def test_a_list_said_first_is_what_is_asked_not_a_later_verbs_object(text, thing
     ("text", "origin"),
     [
         ("Coaches Cardiff to Swansea on the 8th", "Cardiff"),
+        ("Sort Inverness to Aviemore for friday morning", "Inverness"),
         ("Kings Cross to Harrogate on Friday", "Kings Cross"),
     ],
 )
-def test_a_plural_common_noun_before_a_name_is_no_part_of_the_name(text, origin):
+def test_a_plural_noun_or_a_verb_before_a_name_is_no_part_of_the_name(text, origin):
     places = {p.role: p.span.text for p in read_frame(text).places}
     assert places.get("origin") == origin
 

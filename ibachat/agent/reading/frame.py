@@ -759,16 +759,18 @@ def _bare_origin(tokens: list[Token], i: int, text: str, mask: tuple[tuple[int, 
     start = k + 1
     if start >= end:
         return None
-    from ibachat.agent.reading.acts import only_a_name  # acts reads frames: imported when used
+    from ibachat.agent.reading.acts import known_verb, only_a_name  # acts reads frames: imported when used
 
     first = tokens[start]
     if (
         start + 1 < end
         and (start == 0 or tokens[start - 1].is_punct)
-        and _a_plural_noun(first.lower_)
+        and (_a_plural_noun(first.lower_) or known_verb(first.lower_))
         and only_a_name(tokens[start + 1].lower_)
     ):
-        start += 1  # "Flights Sydney to Perth": the capital is the sentence's, the name begins after it
+        # "Flights Sydney to Perth", "Book Glasgow to Edinburgh": the capital is the sentence's, the
+        # name begins after it
+        start += 1
     if start > 0 and tokens[start - 1].pos_ == "ADP":
         return None  # "from Boston to Denver": the origin is the preposition's
     if start == 0 and tokens[0].pos_ != "PROPN" and tokens[0].ent_type_ == "":
