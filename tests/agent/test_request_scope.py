@@ -115,3 +115,29 @@ def test_a_next_day_still_in_this_week_is_asked(said, days_on, words):
             assert when.day.weekday() == 5  # a weekend starts on its Saturday
     else:
         assert when.day is None and when.question and words in when.question.lower()
+
+
+FOOD = _schema(
+    items={"type": "array", "items": {"type": "string"}, "description": "dishes to order"},
+    notes={"type": "string", "description": "a note for the kitchen"},
+)
+FOOD["required"] = ["items"]
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        (
+            "from the noodle bar: dan dan noodles and pak choi, no peanuts, ring the bell",
+            ["dan dan noodles", "pak choi"],
+        ),
+        (
+            "get from Banh Mi Bay: two pork banh mi and a lemongrass tofu, leave it with the porter",
+            ["two pork banh mi", "lemongrass tofu"],
+        ),
+    ],
+)
+def test_a_list_after_a_colon_runs_to_the_first_clause_and_is_no_note(text, items):
+    got = stated_values(FOOD, text, now=NOW)
+    assert got["items"].value == items
+    assert "notes" not in got  # the things asked for are not also a note for the kitchen

@@ -164,7 +164,7 @@ def _stated(schema_key: str, task: str, now_iso: str, about: str) -> tuple[tuple
     _places(props, frame, out)
     _amounts(props, frame, out)
     _nights(props, frame, now, out)
-    _spans(props, frame, out, service)
+    _spans(props, frame, out, service, set(schema.get("required") or []))
     _lists(props, frame, out, set(schema.get("required") or []), service)
     _when_enums(props, task, now, out)  # before the enums named by a word's start ("week": weekly)
     _enums(props, frame, task, out)
@@ -569,7 +569,16 @@ def _span_role(name: str, prop: dict[str, Any]) -> str | None:
     return None
 
 
-def _spans(props: dict[str, Any], frame: Frame, out: dict[str, Stated], service: set[str]) -> None:
+def _listed_for(span: Span | None, frame: Frame, props: dict[str, Any], required: set[str]) -> bool:
+    """Whether ``span`` holds a list of things a required list parameter takes (the items of an order)."""
+    if span is None or _item_list(props, required) not in required:
+        return False
+    return any(all(span.start <= x.start and x.end <= span.end for x in group) for group in frame.things)
+
+
+def _spans(
+    props: dict[str, Any], frame: Frame, out: dict[str, Stated], service: set[str], required: set[str]
+) -> None:
     lab = frame.labelled
     roles = {n: r for n, p in props.items() if _free(p) and n not in out and (r := _span_role(n, p))}
     has_title = "title" in roles.values() or "subject" in roles.values()
@@ -607,7 +616,10 @@ def _spans(props: dict[str, Any], frame: Frame, out: dict[str, Stated], service:
             reminder = "text" in _split(n) and not has_title
             order = ("todo", "said", "colon", "quoted") if reminder else ("said", "colon", "quoted", "todo")
             for key in order:
-                if give(n, lab.get(key)):
+                span = lab.get(key)
+                if key == "colon" and _listed_for(span, frame, props, required):
+                    continue  # "order from Wagamama: katsu curry and gyoza": the things asked for, no note
+                if give(n, span):
                     break
     for n, p in props.items():  # "test_name" and "book the fasting cholesterol test": the thing described
         if not _free(p) or n in out or n in roles or place_role(n, p):

@@ -9,6 +9,7 @@ one allowed: a value the task names ("from Sichuan House"), or a certain one fro
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -49,10 +50,12 @@ def _text_limit(name: str, prop: dict[str, Any]) -> int:
 
 
 def _floor_text(
-    name: str, prop: dict[str, Any], pd: ParamDirective | None, plan: AlignmentPlan
+    name: str, prop: dict[str, Any], pd: ParamDirective | None, plan: AlignmentPlan, schema: dict[str, Any]
 ) -> str | None:
-    """The floor's value for a free-text parameter when it has a reason: named in the task, or certain."""
-    said = task_value(name, prop, plan.task, plan.now)
+    """The floor's value for a free-text parameter when it has a reason: named in the task, or certain.
+    The task is read against the whole ``schema``: the things an order asks for are its items, not also
+    a note for the kitchen."""
+    said = task_value(name, prop, plan.task, plan.now, schema)
     if isinstance(said, str) and said.strip():
         return said
     if pd is not None and pd.certain and isinstance(pd.chosen, str) and pd.chosen.strip():
@@ -63,6 +66,7 @@ def _floor_text(
 def bound(schema: dict[str, Any], plan: AlignmentPlan) -> None:
     """Free text gets a length and lists a size; a value the floor has a reason for is the only one allowed."""
     props = schema.get("properties") or {}
+    as_given = copy.deepcopy(schema)  # read before this narrows it
     for name, prop in props.items():
         if not isinstance(prop, dict):
             continue
@@ -70,7 +74,7 @@ def bound(schema: dict[str, Any], plan: AlignmentPlan) -> None:
         if free_text(prop):
             limit = max(_text_limit(name, prop), int(prop.get("minLength", 0) or 0))
             prop["maxLength"] = min(int(prop.get("maxLength", limit)), limit)
-            value = _floor_text(name, prop, pd, plan)
+            value = _floor_text(name, prop, pd, plan, as_given)
             if value is not None and len(value) <= prop["maxLength"]:
                 prop["enum"] = [value]
                 if name not in schema.get("required", []):

@@ -30,6 +30,7 @@ words of days and times). Which parameter a span fills is decided from the tool'
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -1079,20 +1080,37 @@ def _lists(text: str, doc: Doc, mask: tuple[tuple[int, int], ...]) -> list[tuple
                 pieces.append(Span(s, j, j + len(s)))
         pieces = [p for p in pieces if not any(a <= p.start and p.end <= b for a, b in mask)]
         least = 1 if m.group("lead") == ":" else 2 if marked else 3
+        if m.group("lead") == ":":
+            # "wagamama: katsu curry and gyoza, no cutlery, leave it at the door": the things, up to the
+            # first piece that is a clause or a refusal
+            run = list(itertools.takewhile(lambda p: _a_thing(doc, p), pieces))
+            pieces = run if run else pieces
         if len(pieces) < least or any(len(p.text.split()) > 5 for p in pieces):
             continue
         inside = [t for t in doc if any(p.start <= t.idx < p.end for p in pieces)]
         if not any(t.pos_ in ("NOUN", "PROPN") for t in inside):
             continue
-        if any(
-            (t.pos_ in ("AUX", "PRON") and t.tag_ != "PRP$") or t.tag_ in ("VB", "VBD", "VBP", "VBZ")
-            for t in inside
-        ):
+        if not _things_only(inside):
             continue  # a clause, not a list of things
-        if any(t.pos_ == "ADP" and t.lower_ != "of" for t in inside):
-            continue
         out.append(tuple(pieces))
     return out
+
+
+def _things_only(inside: list[Token]) -> bool:
+    """No clause among these tokens (a verb, an auxiliary, a pronoun) and no preposition but "of"."""
+    clause = any(
+        (t.pos_ in ("AUX", "PRON") and t.tag_ != "PRP$") or t.tag_ in ("VB", "VBD", "VBP", "VBZ")
+        for t in inside
+    )
+    return not clause and not any(t.pos_ == "ADP" and t.lower_ != "of" for t in inside)
+
+
+def _a_thing(doc: Doc, piece: Span) -> bool:
+    """A piece of a list that names a thing: a noun, no clause, no negation."""
+    inside = [t for t in doc if piece.start <= t.idx < piece.end]
+    if not any(t.pos_ in ("NOUN", "PROPN") for t in inside) or any(t.lower_ in _NEGATORS for t in inside):
+        return False
+    return _things_only(inside)
 
 
 def _negated(doc: Doc) -> frozenset[str]:
