@@ -141,3 +141,24 @@ def test_a_list_after_a_colon_runs_to_the_first_clause_and_is_no_note(text, item
     got = stated_values(FOOD, text, now=NOW)
     assert got["items"].value == items
     assert "notes" not in got  # the things asked for are not also a note for the kitchen
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "span"),
+    [
+        ("Nudge me to stretch my back every evening at 6", "todo", "stretch my back"),
+        ('Title it "Gran\'s scones" and file it under baking', "title", "Gran's scones"),
+        ("File a note titled Offsite plan — book venue, invite team", "title", "Offsite plan"),
+        ("Tell Omar by text that the keys are under the mat", "said", "the keys are under the mat"),
+    ],
+)
+def test_what_is_named_or_said_stops_where_it_should(text, key, span):
+    got = read_frame(text).labelled.get(key)
+    assert got is not None and got.text == span
+
+
+def test_a_listed_piece_that_sets_another_value_is_no_thing_asked_for():
+    got = stated_values(FOOD | {"properties": FOOD["properties"] | {
+        "portion": {"type": "string", "enum": ["small", "regular", "large"]}}},
+        "from the dumpling house - pork gyoza and 2 bao, small portions, no msg", now=NOW)  # fmt: skip
+    assert got["items"].value == ["pork gyoza", "2 bao"]

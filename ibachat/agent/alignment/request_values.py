@@ -708,6 +708,7 @@ def _lists(
             ):
                 continue  # a later verb's objects ("tip the driver"), or a list not asked for by the verb
             group = tuple(s for s in group if _stem(_head_word(s.text)) not in category)
+            group = tuple(s for s in group if not _sets_a_detail(s.text, props, n))  # "large portions"
             names = [
                 s.text
                 for s in group
@@ -718,6 +719,22 @@ def _lists(
             if names and len(names) == len(group):
                 out[n] = Stated(names, "; ".join(names))
                 break
+
+
+def _sets_a_detail(piece: str, props: dict[str, Any], own: str) -> bool:
+    """A listed piece that says another parameter's value, its head naming that parameter and a word
+    of it one of the parameter's allowed values ("large portions", "budget brands"); not a thing asked
+    for ("organic milk" names no kind of milk the schema allows)."""
+    head = _stem(_head_word(piece))
+    words = {_stem(w) for w in re.findall(r"[a-z]+", piece.lower())}
+    for name, prop in props.items():
+        if name == own or not isinstance(prop, dict) or not prop.get("enum"):
+            continue
+        if head in {_stem(w) for w in _split(name)}:
+            labels = {_stem(w) for v in prop["enum"] for w in re.findall(r"[a-z]+", str(v).lower())}
+            if words & labels:
+                return True
+    return False
 
 
 def _item_lists(props: dict[str, Any]) -> list[str]:

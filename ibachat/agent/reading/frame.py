@@ -199,11 +199,18 @@ def _ranges(text: str, mask: tuple[tuple[int, int], ...]) -> tuple[tuple[str, st
     return tuple(out)
 
 
+_EVERY = re.compile(
+    r"(?i)\b(?:every|each)\s+(?:other\s+|second\s+)?"
+    r"(?:day|morning|afternoon|evening|night|week|weekday|weekend|month|year)s?\b"
+)  # how often, said with "every": a time, never part of a name or what to be reminded of
+
+
 def _when_mask(text: str) -> tuple[tuple[int, int], ...]:
     from ibachat.agent.reading.when import read_when
 
     spans = [(m.start(), m.end()) for m in _TIME_PATTERNS.finditer(text)]
     spans += [(m.start(), m.end()) for m in _CLOCK_RANGE.finditer(text)]
+    spans += [(m.start(), m.end()) for m in _EVERY.finditer(text)]  # "take my meds every day at 8am"
     when = read_when(text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc))
     low = text.lower()
     for words in (when.day_words, when.time_words):
@@ -904,7 +911,9 @@ def _labelled(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> dict[st
 
 def _that(rest: str) -> int:
     """ "saying that I can't make it": what is said starts after its "that"."""
-    m = re.match(r"(?i)\s*that\s+", rest)
+    m = re.match(
+        r"(?i)\s*(?:(?:by|via|over)\s+[\w-]+(?:\s+message)?\s+)?that\s+", rest
+    )  # "by email that ..."
     return m.end() if m else 0
 
 
@@ -914,11 +923,16 @@ def _named_span(
     """A name or title said after a word that announces it: quoted, or up to a comma, a clause's end,
     "with", "in my", "and", a day or a time."""
     rest = text[start:]
-    q = re.match(r"\s*(?:(?:is|as|=|will be|should be)\s+)?[\"“‘']([^\"”’']{1,120})[\"”’']", rest)
+    q = re.match(
+        r"\s*(?:(?:it|this)\s+)?(?:(?:is|as|=|will be|should be)\s+)?"
+        r"(?:[\"“]([^\"”]{1,120})[\"”]|[‘']([^’']{1,120})[’'])",  # an apostrophe inside double quotes
+        rest,
+    )
     if q:
-        return Span(q.group(1), start + q.start(1), start + q.end(1))
+        g = 1 if q.group(1) else 2
+        return Span(q.group(g), start + q.start(g), start + q.end(g))
     m = re.search(
-        r"[,.;!?:()\n]|\s(?:with|in my|on my|into my|to my|in the|and then|and|for|at|on|by|from|please|pls|so that|because|but)\s",
+        r"[,.;!?:()\n—–]|\s-\s|\s(?:with|in my|on my|into my|to my|in the|and then|and|for|at|on|by|from|please|pls|so that|because|but)\s",
         rest,
     )
     end = start + (m.start() if m else len(rest))
@@ -1080,9 +1094,9 @@ def _lists(text: str, doc: Doc, mask: tuple[tuple[int, int], ...]) -> list[tuple
                 pieces.append(Span(s, j, j + len(s)))
         pieces = [p for p in pieces if not any(a <= p.start and p.end <= b for a, b in mask)]
         least = 1 if m.group("lead") == ":" else 2 if marked else 3
-        if m.group("lead") == ":":
-            # "wagamama: katsu curry and gyoza, no cutlery, leave it at the door": the things, up to the
-            # first piece that is a clause or a refusal
+        if marked:
+            # "wagamama: katsu curry and gyoza, no cutlery, leave it at the door", "itsu - nigiri and
+            # edamame, no shellfish pls": the things, up to the first piece that is a clause or a refusal
             run = list(itertools.takewhile(lambda p: _a_thing(doc, p), pieces))
             pieces = run if run else pieces
         if len(pieces) < least or any(len(p.text.split()) > 5 for p in pieces):
