@@ -162,3 +162,25 @@ def test_a_listed_piece_that_sets_another_value_is_no_thing_asked_for():
         "portion": {"type": "string", "enum": ["small", "regular", "large"]}}},
         "from the dumpling house - pork gyoza and 2 bao, small portions, no msg", now=NOW)  # fmt: skip
     assert got["items"].value == ["pork gyoza", "2 bao"]
+
+
+EVENT = _schema(
+    title={"type": "string", "description": "what the event is"},
+    duration_minutes={"type": "integer", "description": "length of the event", "minimum": 5},
+    buffer_minutes={"type": "integer", "description": "free time kept before the event", "minimum": 0},
+    format={"type": "string", "enum": ["in_person", "video", "phone"]},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "minutes"),
+    [
+        ("pop a 20-minute video sync with Anil in for Wednesday at 11", "sync with Anil", 20),
+        ("add an in-person budget review with Jo on Monday at 4, 50 minutes", "budget review with Jo", 50),
+    ],
+)
+def test_a_title_leaves_the_words_that_give_other_values_and_a_length_fills_the_duration(
+    text, title, minutes
+):
+    got = stated_values(EVENT, text, now=NOW)
+    assert got["title"].value == title and got["duration_minutes"].value == minutes

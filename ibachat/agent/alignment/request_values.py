@@ -465,12 +465,23 @@ def _amounts(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> Non
         return
     used: set[int] = set()
     time_params = [n for n, m in numeric.items() if m.unit in _TIME_UNITS]
-    for name, m in numeric.items():
+    fits = {
+        (name, a.span.start): _fit(a, m, name, time_params)
+        for name, m in numeric.items()
+        for a in frame.amounts
+    }
+    # an amount goes first to the parameter it fits best ("a reminder 30 mins before": the reminder's,
+    # not the event's length, whichever parameter comes first)
+    order = sorted(
+        numeric, key=lambda n: -max((fits[(n, a.span.start)][0] for a in frame.amounts), default=0)
+    )
+    for name in order:
+        m = numeric[name]
         best: tuple[int, Amount, float] | None = None
         for a in frame.amounts:
             if a.span.start in used:
                 continue
-            score, value = _fit(a, m, name, time_params)
+            score, value = fits[(name, a.span.start)]
             if score > 0 and value is not None and (best is None or score > best[0]):
                 best = (score, a, value)
         if best is None:
@@ -513,7 +524,7 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
             return 0, None
         if words and words & m.nouns:
             return 3, value
-        if words and m.nouns and not (m.nouns & _DURATION):
+        if words and m.nouns and not (m.nouns & {_stem(w) for w in _DURATION}):
             return 0, None  # "45 minute sessions" is no buffer
         if not words and m.nouns and not (m.nouns & {_stem(w) for w in _DURATION}) and len(time_params) > 1:
             return 0, None  # "for 45 minutes": the duration, not the reminder
@@ -602,7 +613,7 @@ def _spans(
             give(n, lab.get("subject")) or give(n, lab.get("about"))
         elif role == "title":
             if not (give(n, lab.get("title")) or give(n, lab.get("quoted")) or give(n, _title_of(frame))):
-                give(n, _described_object(frame))
+                give(n, _bare_title(_described_object(frame), props))
         elif role == "author":
             give(n, next((s for p, s in frame.phrases if p == "by" and s.text[:1].isupper()), None))
         elif role in ("query", "thing"):
@@ -653,6 +664,35 @@ def _described_object(frame: Frame) -> Span | None:
         if re.fullmatch(r"\s+with\s+", between):
             return Span(frame.text[obj.start : person.end], obj.start, person.end)
     return obj if len(obj.text.split()) > 1 else None
+
+
+_LENGTH_FIRST = re.compile(
+    r"(?i)^(?:(?:an?|one)\s+)?(?:(?:\d+(?:\.\d+)?|half)[-\s]?)?(?:minutes?|mins?|hours?|hrs?)\s+"
+)
+
+
+def _bare_title(span: Span | None, props: dict[str, Any]) -> Span | None:
+    """A described title without the words in front that give another parameter its value: a length
+    ("15-minute phone call with Sam") or an allowed value ("in-person planning meeting")."""
+    if span is None:
+        return None
+    text, start = span.text, span.start
+    labels = {
+        str(v).lower().replace("_", " ").replace("-", " ")
+        for p in props.values()
+        if isinstance(p, dict)
+        for v in p.get("enum") or ()
+    }
+    while True:
+        m = _LENGTH_FIRST.match(text) or re.match(r"^([\w]+(?:-[\w]+)+|\w+)\s+", text)
+        if m is None or (m.re is not _LENGTH_FIRST and m.group(1).lower().replace("-", " ") not in labels):
+            break
+        if re.match(r"(?i)(?:of|for|with|to|about)\b", text[m.end() :]):
+            break  # "audiobook of project hail mary": the word is the thing's, not a value's
+        text, start = text[m.end() :], start + m.end()
+    if text == span.text:
+        return span
+    return Span(text, start, start + len(text)) if len(text.split()) > 1 else None
 
 
 def _title_of(frame: Frame) -> Span | None:
