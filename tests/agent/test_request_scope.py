@@ -184,3 +184,17 @@ def test_a_title_leaves_the_words_that_give_other_values_and_a_length_fills_the_
 ):
     got = stated_values(EVENT, text, now=NOW)
     assert got["title"].value == title and got["duration_minutes"].value == minutes
+
+
+def test_a_city_is_never_a_street_address_and_a_place_drops_the_tools_own_thing():
+    hotel = _schema(city={"type": "string", "description": "city to stay in"})
+    got = stated_values(hotel, "Mum lives at 9 Quay Road in Whitby. Find a hotel there for 2 nights", now=NOW)
+    assert got["city"].value == "Whitby"
+    train = _schema(origin={"type": "string"}, destination={"type": "string"})
+    got = stated_values(train, "Pisa to Florence train on the 9th", now=NOW, about="book_train Book a train")
+    assert (got["origin"].value, got["destination"].value) == ("Pisa", "Florence")
+
+
+def test_part_of_a_hyphenated_word_names_no_value():
+    tickets = _schema(format={"type": "string", "enum": ["standard", "imax", "3d"]})
+    assert "format" not in stated_values(tickets, "two for the stand-up at the Apollo on the 12th", now=NOW)

@@ -161,7 +161,7 @@ def _stated(schema_key: str, task: str, now_iso: str, about: str) -> tuple[tuple
     frame = read_frame(task)
     out: dict[str, Stated] = {}
     _times(props, frame, task, now, out)
-    _places(props, frame, out)
+    _places(props, frame, out, service)
     _amounts(props, frame, out)
     _nights(props, frame, now, out)
     _spans(props, frame, out, service, set(schema.get("required") or []))
@@ -309,6 +309,7 @@ def is_venue(name: str, prop: dict[str, Any] | None = None) -> bool:
 
 
 _ADDRESS = re.compile(r"address|postcode|street", re.I)
+_TOWN = re.compile(r"city|town", re.I)  # a parameter for a town or a city: a name, never a house number
 
 
 def _address(frame: Frame) -> Span | None:
@@ -331,7 +332,9 @@ def _journey_end(frame: Frame, taken: set[int]) -> Span | None:
     return None
 
 
-def _places(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None:
+def _places(
+    props: dict[str, Any], frame: Frame, out: dict[str, Stated], service: set[str] = frozenset()
+) -> None:
     roles = {n: r for n, p in props.items() if _free(p) and n not in out and (r := place_role(n, p))}
     if "origin" in roles.values():  # "from" and "to" of a journey: "to" is its end, not a recipient
         roles.update(
@@ -342,8 +345,10 @@ def _places(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None
     has_dest = "destination" in roles.values()
     taken: set[int] = set()
 
-    def pick(preps: tuple[str, ...], role: str, *, named: bool = False) -> Span | None:
+    def pick(preps: tuple[str, ...], role: str, *, named: bool = False, town: bool = False) -> Span | None:
         for p in frame.places:
+            if town and re.search(r"\d", p.span.text):
+                continue  # "at 42 Rose Street in Edinburgh": a street address is no city
             if p.span.start in taken or (preps and p.prep not in preps) or (not preps and p.role != role):
                 continue
             if not p.prep and p.role != role:
@@ -370,12 +375,22 @@ def _places(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None
         elif role == "location" and _ADDRESS.search(f"{n} {props[n].get('description', '')}"):
             span = _address(frame)  # an address is a name or a number and a name, never "the kitchen"
         elif role == "location":
-            span = pick(("in", "at", "near"), "at") or (
+            town = bool(_TOWN.search(n))
+            span = pick(("in", "at", "near"), "at", town=town) or (
                 pick(("from", "out of"), "origin") or pick((), "destination") if not has_dest else None
             )  # with no end of a journey to fill, "to 4 Rose Row" is where it goes
         if span is not None:
-            out[n] = Stated(span.text, span.text)
             taken.add(span.start)
+            words = span.text.split()
+            while (
+                len(words) > 1
+                and words[-1].islower()
+                and _stem(words[-1]) in service
+                and any(w[:1].isupper() for w in words[:-1])
+            ):
+                words.pop()  # "Mumbai to Pune train": the place, not the thing the tool books
+            text = " ".join(words)
+            out[n] = Stated(text, text)
 
 
 # ----------------------------------------------------------------------------------- amounts
@@ -1102,9 +1117,18 @@ def _content_words(task: str) -> list[str]:
     """The request's words that may name a thing (not its prepositions, conjunctions, pronouns)."""
     from ibachat.agent.reading.parse import parse
 
+    doc = parse(task[:2000])
     return [
         w
-        for t in parse(task[:2000])
-        if t.pos_ not in _FUNCTION_POS
+        for t in doc
+        if t.pos_ not in _FUNCTION_POS and not _hyphened(t)
         for w in re.findall(r"[a-z0-9']+", t.lower_)
     ]
+
+
+def _hyphened(t: Any) -> bool:
+    """A part of a hyphenated word ("stand" of "stand-up"): the whole word names a thing, not its part."""
+    doc = t.doc
+    after = t.i + 1 < len(doc) and not t.whitespace_ and doc[t.i + 1].text == "-"
+    before = t.i > 0 and doc[t.i - 1].text == "-" and not doc[t.i - 1].whitespace_
+    return after or before

@@ -50,12 +50,17 @@ def _text_limit(name: str, prop: dict[str, Any]) -> int:
 
 
 def _floor_text(
-    name: str, prop: dict[str, Any], pd: ParamDirective | None, plan: AlignmentPlan, schema: dict[str, Any]
+    name: str,
+    prop: dict[str, Any],
+    pd: ParamDirective | None,
+    plan: AlignmentPlan,
+    schema: dict[str, Any],
+    about: str = "",
 ) -> str | None:
     """The floor's value for a free-text parameter when it has a reason: named in the task, or certain.
     The task is read against the whole ``schema``: the things an order asks for are its items, not also
     a note for the kitchen."""
-    said = task_value(name, prop, plan.task, plan.now, schema)
+    said = task_value(name, prop, plan.task, plan.now, schema, about)
     if isinstance(said, str) and said.strip():
         return said
     if pd is not None and pd.certain and isinstance(pd.chosen, str) and pd.chosen.strip():
@@ -63,10 +68,14 @@ def _floor_text(
     return None
 
 
-def bound(schema: dict[str, Any], plan: AlignmentPlan) -> None:
-    """Free text gets a length and lists a size; a value the floor has a reason for is the only one allowed."""
+def bound(
+    schema: dict[str, Any], plan: AlignmentPlan, as_given: dict[str, Any] | None = None, about: str = ""
+) -> None:
+    """Free text gets a length and lists a size; a value the floor has a reason for is the only one
+    allowed. The request is read against ``as_given``, the tool's own schema (and ``about``, the tool's
+    name and description), as the plan read it."""
     props = schema.get("properties") or {}
-    as_given = copy.deepcopy(schema)  # read before this narrows it
+    as_given = copy.deepcopy(as_given if as_given is not None else schema)  # read before this narrows it
     for name, prop in props.items():
         if not isinstance(prop, dict):
             continue
@@ -74,7 +83,7 @@ def bound(schema: dict[str, Any], plan: AlignmentPlan) -> None:
         if free_text(prop):
             limit = max(_text_limit(name, prop), int(prop.get("minLength", 0) or 0))
             prop["maxLength"] = min(int(prop.get("maxLength", limit)), limit)
-            value = _floor_text(name, prop, pd, plan, as_given)
+            value = _floor_text(name, prop, pd, plan, as_given, about)
             if value is not None and len(value) <= prop["maxLength"]:
                 prop["enum"] = [value]
                 if name not in schema.get("required", []):
