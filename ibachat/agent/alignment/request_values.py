@@ -763,7 +763,8 @@ def _lists(
             ):
                 continue  # a later verb's objects ("tip the driver"), or a list not asked for by the verb
             group = tuple(s for s in group if _stem(_head_word(s.text)) not in category)
-            group = tuple(s for s in group if not _sets_a_detail(s.text, props, n))  # "large portions"
+            while len(group) > 1 and _sets_a_detail(group[-1].text, props, n):
+                group = group[:-1]  # "..., nigiri and edamame, large portions": a detail after the things
             names = [
                 s.text
                 for s in group
@@ -1107,6 +1108,17 @@ def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
         value = starts.pop()
         word = next(w for w in words if value.lower().startswith(w))
         return value, word
+    # a hyphenated word whose every part starts a word of one value, in order ("half-caff": half_caf)
+    for said in re.findall(r"[a-z]+(?:-[a-z]+)+", task.lower()):
+        parts = said.split("-")
+        hits = [
+            v
+            for v in enum
+            if len(ws := re.split(r"[_\s-]+", v.lower())) == len(parts)
+            and all(w.startswith(p) or p.startswith(w) for p, w in zip(parts, ws))
+        ]
+        if len(hits) == 1:
+            return hits[0], said
     return None
 
 

@@ -890,7 +890,8 @@ def _labelled(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> dict[st
         )
         if span is not None:
             out["said"] = span
-    c = text.find(":")
+    quotes = [(q.start(), q.end()) for q in _QUOTED.finditer(text)]
+    c = next((i for i, ch in enumerate(text) if ch == ":" and not any(a <= i < b for a, b in quotes)), -1)
     if c >= 0 and not re.match(r"\d", text[c + 1 : c + 2] or "") and not re.search(r"\d$", text[:c]):
         span = _clause_tail(text, c + 1, (), stop_at_comma=False)
         if span is not None and len(span.text) >= 3:
@@ -1102,8 +1103,8 @@ def _lists(text: str, doc: Doc, mask: tuple[tuple[int, int], ...]) -> list[tuple
         if len(pieces) < least or any(len(p.text.split()) > 5 for p in pieces):
             continue
         inside = [t for t in doc if any(p.start <= t.idx < p.end for p in pieces)]
-        if not any(t.pos_ in ("NOUN", "PROPN") for t in inside):
-            continue
+        if not all(any(t.pos_ in ("NOUN", "PROPN") for t in doc if p.start <= t.idx < p.end) for p in pieces):
+            continue  # "..., organic, evening delivery": a piece with no thing in it is no list of things
         if not _things_only(inside):
             continue  # a clause, not a list of things
         out.append(tuple(pieces))
@@ -1288,7 +1289,9 @@ def read_frame(text: str) -> Frame:
     mask = _when_mask(text)
     places, phrases = _places_and_phrases(doc, text, mask)
     objects, heads, verb_at = _verb_objects(text)
-    lists = _lists(text, doc, mask)
+    quotes = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    # a list inside quoted words ("saying 'network: Fernhouse, pw: blue22'") is what is to be said
+    lists = [g for g in _lists(text, doc, mask) if not any(a <= g[0].start < b for a, b in quotes)]
     first_verb = next((t.idx for t in doc if t.pos_ == "VERB" and t.dep_ not in ("aux", "auxpass")), -1)
     asked = verb_at >= 0 and (verb_at <= first_verb or first_verb < 0)  # the request's own verb's objects
     if asked and any(0 <= text.rfind(":", 0, group[0].start) and group[-1].end < verb_at for group in lists):
