@@ -617,7 +617,7 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
         if t.pos_ == "ADP" and end == j:
             break
         if end > j and tokens[end - 1].text[:1].isupper() and _a_gerund(t.text):
-            break  # "in Melbourne checking in Sunday": the name ends where a verb's -ing form begins
+            break  # "in Melbourne checking in Sunday": the name ends at a verb's -ing form
         end += 1
     while end > j and (
         tokens[end - 1].pos_ in ("DET", "ADP", "CCONJ") or tokens[end - 1].text in ("'", "-", ".")
@@ -748,7 +748,7 @@ def _told_past(tok: Token, outside: tuple[int, int] = (0, 0)) -> bool:
     if outside[0] <= head.i < outside[1]:
         return False
     a, b = sorted((head.i, tok.i))
-    # a comma or a stop between them begins another clause the tagger hung on it ("..., book 6 nights")
+    # a comma or a stop between them starts another clause the tagger hung on it ("..., book 6 nights")
     return not any(t.text in (",", ";", ".", "!", "?", "-", "–", "—") for t in tok.doc[a:b])
 
 
@@ -777,7 +777,7 @@ def _bare_origin(tokens: list[Token], i: int, text: str, mask: tuple[tuple[int, 
         and only_a_name(tokens[start + 1].lower_)
     ):
         # "Flights Sydney to Perth", "Book Glasgow to Edinburgh": the capital is the sentence's, the
-        # name begins after it
+        # name starts after it
         start += 1
     if start > 0 and tokens[start - 1].pos_ == "ADP":
         return None  # "from Boston to Denver": the origin is the preposition's
@@ -1097,7 +1097,7 @@ def _lists(text: str, doc: Doc, mask: tuple[tuple[int, int], ...]) -> list[tuple
         least = 1 if m.group("lead") == ":" else 2 if marked else 3
         if marked:
             # "wagamama: katsu curry and gyoza, no cutlery, leave it at the door", "itsu - nigiri and
-            # edamame, no shellfish pls": the things, up to the first piece that is a clause or a refusal
+            # edamame, no sesame pls": the things, up to the first piece that is a clause or a refusal
             run = list(itertools.takewhile(lambda p: _a_thing(doc, p), pieces))
             pieces = run if run else pieces
         if len(pieces) < least or any(len(p.text.split()) > 5 for p in pieces):
@@ -1178,7 +1178,7 @@ def _refused_with(thing: Token) -> set[str]:
             and tok.head.i in conjuncts
             and tok.dep_ in ("amod", "compound")
         ):
-            continue  # "no nuts or green peppers": a word of the next thing
+            continue  # "no prawns or green peppers": a word of the next thing
         break
     return out
 
