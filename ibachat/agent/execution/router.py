@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -212,8 +212,15 @@ def _route(message: str, act: Any, tools: list[dict[str, Any]], embed: Embed | N
     if not act.asks:
         return Route("text", why=f"not a request ({act.kind})")
     best: Route | None = None
-    for request in act.requests:
+    for i, request in enumerate(act.requests):
         found = _fit(request, tools, embed, message)
+        if found.kind == "ask":
+            # "I need to be in Toronto on the 21st. Fly me out of Vancouver ...": a later clause that
+            # names one of the options settles the question
+            for later in act.requests[i + 1 :]:
+                settled = _fit(later, tools, embed, message)
+                if settled.kind == "tool" and any(settled.tool is o for o in found.options):
+                    return settled
         if found.kind != "text":
             return found
         best = best or found
@@ -333,6 +340,10 @@ def _groups() -> dict[str, frozenset[int]]:
 def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> tuple[bool, str]:
     """Whether the request's verb is an act this tool performs."""
     verb = request.verb
+    if verb is None and request.serves and _self_worked(tool):
+        # "I need a car to drive me to the hospital": a car someone drives for the user, and the tool's
+        # own description says its car is driven by the user ("Rent a car to drive yourself")
+        return False, f"a {request.head or 'thing'} to {request.serves} you is worked by someone else"
     if verb is None:
         return True, "a want of a thing"
     acts = tool_acts(tool)
@@ -345,6 +356,8 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
         ok = bool(acts & _classes()["place"])
         return ok, f"{verb!r} {'is' if ok else 'is not'} keeping it where the tool keeps things"
     cls = _verb_class(verb)
+    if request.serves and _self_worked(tool):
+        return False, f"a {request.head or 'thing'} to {request.serves} you is worked by someone else"
     if cls == "light":
         return True, f"{verb!r} asks for it to be done"
     if cls == "writing" and _recipient(request):  # "write to the landlord": whom it is to, not what
@@ -373,6 +386,36 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
         if sim >= VERB_NAMES_OBJECT:
             return True, f"{verb!r} means the tool's object ({sim:.2f})"
     return True, f"{verb!r}: judged by the object"
+
+
+def _sourced(request: Request) -> bool:
+    """Every named place that serves is where the thing comes "from" ("pad thai from Thai Orchid")."""
+    froms = {phrase.lower() for prep, phrase in request.places if prep == "from"}
+    return bool(request.venues) and all(v.lower() in froms for v in request.venues)
+
+
+def _brings_from(tool: dict[str, Any]) -> bool:
+    """The tool's own description brings its thing "from" somewhere ("a prescription refill from a
+    pharmacy"), read as a word of it."""
+    return bool(re.search(r"\bfrom\b", str(tool.get("description", "")), re.I))
+
+
+@lru_cache(maxsize=256)
+def _self_worked_text(description: str) -> bool:
+    from ibachat.agent.reading.parse import nlp
+
+    return any(
+        t.lower_ in ("yourself", "themselves", "oneself", "themself")
+        and t.dep_ == "dobj"
+        and t.head.pos_ == "VERB"
+        for t in nlp()(description)
+    )
+
+
+def _self_worked(tool: dict[str, Any]) -> bool:
+    """The tool's own description says the user works its thing themselves ("Rent a car to drive
+    yourself"), read from the parse: a reflexive object of its verb."""
+    return _self_worked_text(str(tool.get("description", "")))
 
 
 def _evidence(
@@ -451,8 +494,10 @@ def _evidence(
             bonus + TITLE_SLOT,
             True,
         )  # "2 seats for Hamlet": a thing the tool has (seat_area), for a title
-    if request.venues and _takes_venue(tool):
-        bonus, named = bonus + VENUE_SLOT, True  # "order ... from Vesuvio's": a tool with a place that serves
+    if request.venues and _takes_venue(tool) and not (_sourced(request) and not _brings_from(tool)):
+        # "order ... from Vesuvio's": a tool with a place that serves; a thing got "from" a place needs a
+        # tool that brings one from somewhere ("Order a meal ... from a restaurant"), not a place to be
+        bonus, named = bonus + VENUE_SLOT, True
     if any(prep == "to" for prep, _ in request.places) and _takes_destination(tool):
         bonus, named = bonus + PLACE_SLOT, True  # "get me to Brussels": a tool that goes somewhere
         if _journey(request, tool):
@@ -574,6 +619,24 @@ def _takes_destination(tool: dict[str, Any]) -> bool:
             if _DESTINATION.search(pname) or _DESTINATION.search(str(prop.get("description", ""))):
                 return True
     return False
+
+
+def _goes_by(request: Request, tool: dict[str, Any], others: list[dict[str, Any]], embed: Embed) -> bool:
+    """The means the request goes by ("by rail", "by air") is nearer this tool's name than any other
+    tool's that goes somewhere, by MARGIN: the means says which."""
+    if not request.media or not others:
+        return False
+
+    def near(t: dict[str, Any]) -> float:
+        words = sorted(w for w in _name_words(t) if len(w) > 2)
+        if not words:
+            return 0.0
+        mat = VECTORS.get(embed, [*request.media, *words])
+        k = len(request.media)
+        return float((mat[:k] @ mat[k:].T).max())
+
+    mine = near(tool)
+    return mine >= VERB_NAMES_OBJECT - MARGIN and all(mine - near(t) >= MARGIN for t in others)
 
 
 def _best_of_catalogue(
@@ -829,7 +892,7 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
     fitting = [(s, t) for s, ok, t in scored if ok]
     if not fitting and scored and len(tools) <= NARROW_OFFER:
         fitting = _best_of_catalogue(request, scored, tools, embed, message, evidence)
-    going = (request.verb is None or _verb_class(request.verb) == "light") and any(
+    going = (request.verb in (None, "be") or _verb_class(request.verb) == "light") and any(
         p == "to" for p, _ in request.places
     )
     if not fitting and going and not request.common:
@@ -860,12 +923,13 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
             return Route("ask", options=[best, tool], request=request, why=why, scores=scores)
         return Route("text", request=request, why=why, scores=scores)
     close = [t for s, t in fitting[1:] if top - s < MARGIN]
-    light = request.verb is None or _verb_class(request.verb) == "light"
+    light = request.verb in (None, "be") or _verb_class(request.verb) == "light"  # "I need to be in Bath"
     own_act = bool(request.verb) and request.verb in tool_acts(tool)  # "subscribe me to a digest"
     if light and not own_act and not request.common and any(p == "to" for p, _ in request.places):
         # "get me to Paris": every tool that goes somewhere fits; the words do not say which
         goers = [t for _, t in scored_all if t is not tool and _takes_destination(t)]
-        close = list({str(t.get("name")): t for t in [*close, *goers]}.values())
+        if not _goes_by(request, tool, goers, embed):  # "by rail": the means names the one that goes
+            close = list({str(t.get("name")): t for t in [*close, *goers]}.values())
     if close:
         return Route(
             "ask",
@@ -874,4 +938,69 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
             why="two tools fit about equally",
             scores=scores,
         )
+    kind_of = _kind_carries(request, tool, able, embed, message)
+    if kind_of is not None:
+        return Route(
+            "ask",
+            options=[tool, kind_of],
+            request=request,
+            why=f"{tool.get('name')} by what kind of {request.head} it is, {kind_of.get('name')} by the thing",
+            scores=scores,
+        )
     return Route("tool", tool, request=request, why=f"{tool.get('name')} fits ({top:.2f})", scores=scores)
+
+
+def _kind_carries(
+    request: Request, tool: dict[str, Any], able: list[dict[str, Any]], embed: Embed, message: str
+) -> dict[str, Any] | None:
+    """The tool that the thing asked for is nearest once the nouns that say what kind it is are left out
+    ("order me a new yoga mat": a class by "yoga", a product by "mat"; "a coffee grinder"), when that is
+    another tool and the thing itself is no word of the chosen tool's name or description ("a train
+    ticket", "a yoga class" stay the train's and the class's): the kind carried the choice, not the
+    thing, so the two are asked between when the other fits the thing alone and leads by MARGIN, and the
+    chosen one does not fit it ("a physio session", "an eye test" keep theirs: no other tool is plainly the
+    session's or the test's)."""
+    from ibachat.agent.reading.parse import parse
+
+    if not request.common or not request.head or not request.obj:
+        return None
+    doc = parse(request.obj)
+    heads = [t for t in doc if t.lemma_.lower() == request.head and t.pos_ == "NOUN"]
+    if not heads:
+        return None
+    kinds = [c for c in heads[0].children if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")]
+    if not kinds:
+        return None
+    name, desc = _words(tool)
+    if _same(_stem(request.head), name | desc):
+        return None  # "a train ticket", "a yoga class": the thing is the tool's own, whatever its kind
+
+    def without(text: str) -> str:
+        for k in kinds:
+            text = re.sub(rf"\b{re.escape(k.text)}\s+", "", text, count=1)
+        return text
+
+    said = message or request.clause
+    bare = without(said)
+    if bare == said:
+        return None
+    kind_lemmas = {k.lemma_.lower() for k in kinds}
+    thing = replace(
+        request,
+        clause=without(request.clause),
+        obj=without(request.obj),
+        nouns=tuple(n for n in request.nouns if n not in kind_lemmas),
+    )
+    background = _background(able)
+    sims = _nearness(embed, [bare, thing.clause], able)
+    scored, fits = [], []
+    for sim, t in zip(sims, able):
+        bonus, named = _evidence(thing, t, bare, background)
+        scored.append(sim + bonus)
+        fits.append(sim + bonus >= FIT_MIN if named else sim >= COS_ONLY_MIN)
+    best, mine = max(range(len(able)), key=lambda i: scored[i]), able.index(tool)
+    if fits[mine]:
+        return None
+    if able[best] is not tool and fits[best] and scored[best] - scored[mine] >= MARGIN:
+        return able[best]  # the thing is plainly another tool's
+    return None

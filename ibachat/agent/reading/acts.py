@@ -101,6 +101,9 @@ class Request:
     company: tuple[str, ...] = ()
     # the state the thing is to be got into ("get me pad thai delivered": "deliver")
     result: str = ""
+    # what the thing asked for is to do to the user ("a car to collect me": "collect"): a service with
+    # someone doing it, not a thing the user works themselves
+    serves: str = ""
 
 
 @dataclass
@@ -155,8 +158,11 @@ def spelled_out(text: str) -> str:
         full = table[m.group(0).lower()]
         return full[0].upper() + full[1:] if m.group(0)[0].isupper() else full
 
-    return pattern.sub(spell, text)
+    return _ARROW.sub(" to ", pattern.sub(spell, text))
 
+
+# an arrow between two words ("paris → brussels", "LHR -> JFK") is "to": the symbol, read as the word
+_ARROW = re.compile(r"(?<=\w)\s*(?:→|⟶|➔|➜|->|=>|-->)\s*(?=\w)")
 
 _OPEN_CLASSES = ("NOUN", "VERB", "ADJ", "ADV")
 
@@ -193,6 +199,12 @@ def read_act(message: str) -> SpeechAct:
         return SpeechAct("empty", why="no words")
     found = _read(text)
     named = truecased(text)
+    first = next(iter((found.requests[0].verb or "").split()), "") if found.requests else ""
+    if first and only_a_name(first.lower()) and named != text:
+        # "edinburgh -> london kings x fri": a name the lower case let the parse take for a verb
+        again = _read(named)
+        verb = next(iter((again.requests[0].verb or "").split()), "") if again.requests else ""
+        return again if not (verb and only_a_name(verb.lower())) else SpeechAct("statement", why="a name")
     if found.kind != "request" and named != text:
         # "train leeds to york tmrw": read again with its names as names; kept only if a request is found
         again = _read(named)
@@ -288,6 +300,8 @@ def _sentence(sent) -> tuple[str, list[Request]]:
     tokens = [t for t in sent]
     if _status_note(tokens):
         return "statement", []
+    if _counterfactual(sent.root):
+        return "question", []
     kind, found = _at(sent, tokens, _start(tokens))
     if found and found[0].form in ("fragment", "elliptical"):  # "1:1 with Dana at 4:30, pop it in the diary"
         later_kind, later = _after_a_break(sent, tokens)
@@ -318,6 +332,29 @@ def _sentence(sent) -> tuple[str, list[Request]]:
     if inner:
         return "request", inner
     return kind, found
+
+
+def _counterfactual(root) -> bool:
+    """What "you" would do if something were otherwise ("If money were no object, would you fly first
+    class?", "if you had a free weekend, would you go to Rome?"): a condition in the past form under
+    "would you", an opinion asked, not a request ("would you book it if they have space" stays one)."""
+    kids = list(root.children)
+    if not (
+        any(c.dep_ == "aux" and c.lower_ in ("would", "'d") for c in kids)
+        and any(c.dep_ == "nsubj" and c.lower_ in _YOU for c in kids)
+    ):
+        return False
+    return any(
+        c.dep_ == "advcl"
+        and any(g.dep_ == "mark" and g.lower_ == "if" for g in c.children)
+        and (  # "if I were training for a marathon": the past on its auxiliary
+            (c.tag_ == "VBD" and not any(g.dep_ == "aux" for g in c.children))
+            or any(
+                g.dep_ == "aux" and (g.tag_ == "VBD" or g.lower_ in ("could", "might")) for g in c.children
+            )
+        )
+        for c in kids
+    )
 
 
 def _embedded(sent, tokens: list) -> list[Request]:
@@ -552,6 +589,8 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
     # "I need a taxi", "we'd like a table", "I want to book ..."
     if first in _SELF:
         return _want(sent, tokens, i)
+    if _opinion_opens(tokens[i]):
+        return "question", []  # "reckon it's worth hiring a ute or nah": "do you" left out, an opinion asked
     if _is_command(sent, tokens, i):
         found = _command(sent, tokens, i, "imperative")
         if found:
@@ -568,10 +607,29 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
         venues = _venues(tokens[i:])
         quals = _qualities(tokens, i, first_noun) if form == "fragment" else ()
         places = _ends(tokens[i:])
+        media = tuple(
+            g.lemma_.lower()
+            for t in tokens[i:]
+            if t.dep_ == "prep" and t.lower_ in _MEDIUM_PREPS
+            for g in t.children
+            if g.dep_ == "pobj" and g.pos_ == "NOUN"
+        )  # "paris to brussels by rail": the means it goes by
         return "request", [
-            Request(phrase, None, phrase, head, form, nouns, common, places, venues=venues, quals=quals)
+            Request(
+                phrase, None, phrase, head, form, nouns, common, places, media, venues=venues, quals=quals
+            )
         ]
     return "statement", []
+
+
+def _opinion_opens(tok) -> bool:
+    """A verb of opinion opens the sentence with a clause of its own and no subject ("reckon it's worth
+    ...", "think we should get a cab"): "do you" or "I" left out, not a command ("think of a name")."""
+    return (
+        tok.lemma_.lower() in _OPINION
+        and not any(c.dep_ in ("nsubj", "prt") for c in tok.children)
+        and any(c.dep_ == "ccomp" and c.i > tok.i for c in tok.children)
+    )
 
 
 def _you_to(low: list[str], i: int) -> bool:
@@ -597,6 +655,8 @@ def _is_command(sent, tokens: list, i: int) -> bool:
         # ("text Sam ...", "text mum ...": a name or a person after it is the one to reach)
     if tok.pos_ == "PROPN" and tok.ent_type_ in ("GPE", "LOC") and not known_verb(tok.lower_):
         return False  # "Oslo to Bergen next Tuesday": a place the message opens with is no verb
+    if _noun_only(tok.lower_) and i + 1 < len(tokens) and tokens[i + 1].pos_ in ("ADJ", "NOUN"):
+        return False  # "oat flat white, large, from Pret": a noun only, modifying what follows, no verb
     misread = tok.tag_ == "VBG" and base_form(tok.lower_)  # "ping" read as a form of "pe"
     if (tok.tag_ in ("VBZ", "VBG", "VBN", "MD") and not misread) or (
         tok.tag_ == "VBD" and i == 0 and tok.lemma_.lower() != tok.lower_
@@ -647,6 +707,17 @@ def known_verb(word: str) -> bool:
     from lemminflect import getAllLemmas
 
     return bool(getAllLemmas(word, upos="VERB"))
+
+
+@lru_cache(maxsize=2048)
+def _noun_only(word: str) -> bool:
+    """English has ``word`` as a noun and never as a verb (lemminflect's dictionary), and it is no verb
+    of the request classes either ("text", "whatsapp" are)."""
+    from lemminflect import getAllLemmas
+
+    if known_verb(word) or any(word in {w.split()[0] for w in ws} for ws in _verb_classes().values()):
+        return False
+    return bool(getAllLemmas(word, upos="NOUN"))
 
 
 @lru_cache(maxsize=2048)
@@ -749,8 +820,12 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
         return []
     if _standing(_span(own), alt, own):
         return []
-    if _asks_information(verb) and verb.lemma_.lower() not in _ARRANGE:
-        return []  # "remind me what time it is there", "tell me where ...": words, not an action
+    if (
+        _asks_information(verb)
+        and verb.lemma_.lower() not in _ARRANGE
+        and _phrasal(verb) not in _verb_classes().get("writing", ())
+    ):  # "remind me what time it is there", "tell me where ...": words, not an action; a verb of making
+        return []  # takes the clause as what it makes ("put together what I should eat this week")
     obj, head, nouns, common = _object(alt, verb)
     lemma = _phrasal(verb)
     if verb.lemma_.lower() == "let" and any(c.lemma_.lower() == "know" for c in verb.subtree):
@@ -765,6 +840,7 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
             nouns = (*nouns, *(t.lemma_.lower() for t in earlier if t.pos_ in ("NOUN", "PROPN")))
     company = _company(verb)
     result = _result(verb)
+    serves = _serves([t for t in own if t.i > verb.i])
     return [
         Request(
             _span(own).rstrip(" .!,"),
@@ -779,6 +855,7 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
             venues,
             company=company,
             result=result,
+            serves=serves,
         )
     ]
 
@@ -825,8 +902,8 @@ def _venues(tokens) -> tuple[str, ...]:
     out = []
     tokens = list(tokens)
     for tok in tokens:
-        if tok.dep_ == "prep" and tok.lower_ in ("from", "at"):
-            for pobj in tok.children:
+        if tok.dep_ == "prep" and tok.lower_ in ("from", "at") and tok.head.lemma_.lower() != "be":
+            for pobj in tok.children:  # ("I need to be at Heathrow": where the user goes, not who serves)
                 if pobj.dep_ == "pobj" and pobj.pos_ == "PROPN" and _a_venue_name(pobj):
                     out.append(_span([t for t in pobj.subtree if t.i <= pobj.i or t.dep_ in ("case",)]))
         if (
@@ -859,12 +936,24 @@ def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
             continue
         if tok.dep_ != "prep" or tok.i < verb.i:
             continue
+        # "I need to be in Bath by 10": where the user is to be is where the request goes
+        where = (
+            "to"
+            if verb.lemma_.lower() == "be" and tok.lower_ in ("in", "at") and tok.head.i == verb.i
+            else ""
+        )
+        if tok.lower_ == "of" and tok.head.lower_ == "out":
+            where = "from"  # "fly me out of Vancouver": where it sets out from
         for pobj in tok.children:
             if pobj.dep_ != "pobj":
                 continue
             if tok.lower_ in _MEDIUM_PREPS and pobj.pos_ == "NOUN":
                 media.append(pobj.lemma_.lower())
-            elif tok.lower_ in _PLACE_PREPS and not pobj.like_num and pobj.ent_type_ not in ("DATE", "TIME"):
+            elif (
+                (where or tok.lower_) in _PLACE_PREPS
+                and not pobj.like_num
+                and pobj.ent_type_ not in ("DATE", "TIME")
+            ):
                 named = any(
                     c.dep_ == "compound" and c.pos_ == "PROPN" for c in pobj.children
                 )  # "Berlin airport"
@@ -886,7 +975,7 @@ def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
                         for t in c.subtree
                     }
                     places.append(
-                        (tok.lower_, _span([t for t in pobj.subtree if t.i not in cut]).strip(" ,"))
+                        (where or tok.lower_, _span([t for t in pobj.subtree if t.i not in cut]).strip(" ,"))
                     )
     return tuple(places), tuple(media)
 
@@ -936,7 +1025,18 @@ def _antecedent(sent, upto: int | None = None):
 
 def _phrasal(verb) -> str:
     """The verb's lemma with its particle ("check in", "fire off", "jot down")."""
-    particle = next((c.lower_ for c in verb.children if c.dep_ == "prt"), "")
+    prt = next((c for c in verb.children if c.dep_ == "prt"), None)
+    nxt = verb.doc[verb.i + 1] if verb.i + 1 < len(verb.doc) else None
+    if prt is None and nxt is not None and nxt.dep_ == "advmod" and nxt.head.i == verb.i:
+        # "put together" with the adverb the tagger did not call a particle: a known phrasal verb
+        if any(f"{verb.lemma_.lower()} {nxt.lower_}" in words for words in _verb_classes().values()):
+            prt = nxt
+    particle = prt.lower_ if prt is not None else ""
+    if prt is not None and prt.i + 1 < len(verb.doc):  # "come up with", "find out about": the particle
+        nxt = verb.doc[prt.i + 1]  # and the preposition after it make the verb
+        phrase = f"{verb.lemma_.lower()} {particle} {nxt.lower_}"
+        if nxt.dep_ == "prep" and any(phrase in words for words in _verb_classes().values()):
+            return phrase
     if not particle:  # a preposition right after the verb that makes a known phrasal verb ("look at")
         nxt = verb.doc[verb.i + 1] if verb.i + 1 < len(verb.doc) else None
         if nxt is not None and nxt.dep_ == "prep" and nxt.head.i == verb.i:
@@ -964,15 +1064,42 @@ def _asks_information(verb) -> bool:
     if any(
         c.dep_ == "dobj"
         and (c.pos_ in ("NOUN", "PROPN", "NUM") or (c.lower_ in _PRONOUNS and c.lower_ != "them"))
+        and not _asked_of(c)  # "ask Sam what he wants": Sam is whom it is asked of
         for c in verb.children
     ):
         return False  # an object of its own ("grab two ... if there's any left", "book it if ..."): a thing
     for c in verb.children:
         if c.dep_ in ("ccomp", "xcomp", "advcl", "dobj") and c.i > verb.i:
             first = min(c.subtree, key=lambda t: t.i)
+            if c.dep_ == "advcl" and first.lower_ == "if" and not _tells(verb):
+                continue  # "..., aisle seat if possible": a condition, not a question asked
             if first.lower_ in _WH:
                 return True
     return False
+
+
+def _tells(verb) -> bool:
+    """A verb of telling or finding out ("tell me if ...", "check if ..."), by the request classes."""
+    classes = _verb_classes()
+    return any(
+        _phrasal(verb) in classes.get(c, ()) or verb.lemma_.lower() in classes.get(c, ())
+        for c in ("speech", "consult")
+    )
+
+
+def _asked_of(tok) -> bool:
+    """A person right before a question clause ("ask Sam what he wants"): whom it is asked of."""
+    end = max(t.i for t in tok.subtree) + 1
+    asked = [c for c in tok.head.children if c.dep_ == "ccomp" and min(t.i for t in c.subtree) == end]
+    return _a_person(tok) and bool(asked) and tok.doc[end].lower_ in _WH
+
+
+def _a_person(tok) -> bool:
+    """A person by name or by relation ("Sam", "my sister"); not a thing the tagger took for a name ("a
+    garden hose"): a name takes no article."""
+    if any(c.dep_ == "det" and c.lower_ in ("a", "an", "the", "some", "any") for c in tok.children):
+        return False
+    return tok.ent_type_ == "PERSON" or tok.lemma_.lower() in _people()
 
 
 def _own_clause(verb) -> list:
@@ -999,6 +1126,16 @@ def _object(doc, verb) -> tuple[str, str, tuple[str, ...], bool]:
         for t in verb.subtree
         if t.pos_ in ("NOUN", "PROPN") and t.i != verb.i and t.i not in content
     )
+    if verb.lemma_.lower() in _MANDATIVE:  # "ask Boots for a top-up": the thing asked for, not whom
+        for p in verb.children:
+            things = [g for g in p.children if g.dep_ == "pobj" and g.pos_ in ("NOUN", "PROPN")]
+            if p.dep_ == "prep" and p.lower_ == "for" and things:
+                return (
+                    _span(list(things[0].subtree)),
+                    things[0].lemma_.lower(),
+                    nouns,
+                    things[0].pos_ == "NOUN",
+                )
     for child in verb.children:  # "work out a week of dinners": a span of time "of" the things made
         timed = child.dep_ == "npadvmod" or (child.dep_ == "dobj" and child.ent_type_ in ("DATE", "TIME"))
         if timed and child.pos_ == "NOUN":
@@ -1164,8 +1301,26 @@ def _want_object(sent, tokens: list, k: int, form: str) -> list[Request]:
                 ),
                 "",
             ),
+            serves=_serves(rest),
         )
     ]
+
+
+_USER = frozenset({"me", "us"})
+
+
+def _serves(tokens) -> str:
+    """The verb of an infinitive in ``tokens`` whose object is the user, hung on the thing asked for or
+    on the asking verb ("a car to collect me", "send a car to take us to the airport"), else ""."""
+    for t in tokens:
+        if (
+            t.tag_ == "VB"
+            and t.dep_ in ("relcl", "acl", "advcl", "xcomp")
+            and any(c.dep_ == "aux" and c.lower_ == "to" for c in t.children)
+            and any(c.dep_ == "dobj" and c.lower_ in _USER for c in t.children)
+        ):
+            return t.lemma_.lower()
+    return ""
 
 
 def _elliptical(tokens: list, i: int) -> str | None:
