@@ -1,7 +1,7 @@
 """Opinions asked, things made from a clause, and services done to the user: read from the parse.
 
-Probes in words of our own (other places, trips, dishes and people than any routing set's); 16 of the
-24 fail on the code before these mechanisms, the rest guard what must not change with them:
+Probes in words of our own (other places, trips, dishes and people than any routing set's); 24 of the
+37 fail on the code before these mechanisms, the rest guard what must not change with them:
 
 - "if X were otherwise, would you ...?" asks what the assistant would do: an opinion, never an action;
   a real condition ("would you book it if they have space") stays a request;
@@ -12,6 +12,8 @@ Probes in words of our own (other places, trips, dishes and people than any rout
 - "come up with", "find out about": the particle and the preposition after it make the verb;
 - "ask <someone> what ..." asks for information; "ask <someone> for <thing>" asks for the thing;
 - an arrow between two places is "to"; "by rail" / "by air" names which of the tools that go it is;
+- "from the chemist": the kind of place a thing comes from, by meaning, names the tool whose own
+  description gets it from such a place ("a prescription refill from a pharmacy");
 - a thing asked for to do something to the user ("a car to collect me") is worked by someone else, so
   a tool whose own description says its thing is worked by the user ("to drive yourself") does not fit.
 """
@@ -153,3 +155,14 @@ def test_a_word_english_has_only_as_a_noun_opens_no_command():
     found = read_act("oat flat white, large, from Pret on the corner, for 8:15")
     assert all(r.verb != "oat" for r in found.requests)
     assert read_act("text Sam that I'm late").requests[0].verb == "text"  # a verb of the request classes
+
+
+@pytest.mark.parametrize(
+    ("message", "tool"),
+    [
+        ("need a top-up of my usual from the chemist", "refill_prescription"),
+        ("can you get more of my levothyroxine from the chemist", "refill_prescription"),
+    ],
+)
+def test_the_kind_of_place_a_thing_comes_from_names_the_tool_that_gets_it_there(minilm, message, tool):
+    assert _tool(message, minilm) == tool
