@@ -82,8 +82,8 @@ MAX_VALUES = 3.0
 # "from <a place>" as well as "to <a place>", and a tool with a parameter for each end: a journey (with
 # PLACE_SLOT, as much as the thing named in the tool's name: "one seat from Mumbai to Delhi" is no table).
 JOURNEY = 0.15
-# "from the chemist" and a tool whose description gets its thing "from a pharmacy": the place by meaning
-# (chemist/pharmacy 0.55, coffee shop/cafe 0.68; a supermarket is 0.47-0.50 from a pharmacy, a
+# "from the drugstore" and a tool whose description gets its thing "from a pharmacy": the place by meaning
+# (drugstore/pharmacy 0.68, coffee shop/cafe 0.68; a supermarket is 0.47-0.50 from a pharmacy, a
 # restaurant and a cafe alike, the doctor 0.51 from a pharmacy), and ahead of every other tool's source.
 SOURCE_MIN = 0.5
 SOURCE_LEAD = 0.15
@@ -398,7 +398,7 @@ _SOURCE = re.compile(r"\bfrom\s+((?:an?|the)\s+[a-z][a-z -]{1,40}?)(?=[.,;:]|$|\
 
 def _source_named(request: Request, tools: list[dict[str, Any]], embed: Embed) -> list[dict[str, Any]]:
     """The tool whose own description gets its thing "from" the kind of place the request gets it from
-    ("need more from the chemist" and "a prescription refill from a pharmacy"): a place by its common
+    ("need more from the drugstore" and "a prescription refill from a pharmacy"): a place by its common
     noun, by meaning at least SOURCE_MIN and SOURCE_LEAD above every other tool's source."""
     said = [
         phrase
@@ -888,7 +888,7 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
         able = _best_named(request, able)
     evidence = {str(t.get("name")): _evidence(request, t, message, background) for t in able}
     if embed is not None:
-        for t in _source_named(request, able, embed):  # "more from the chemist": a pharmacy's
+        for t in _source_named(request, able, embed):  # "more from the drugstore": a pharmacy's
             bonus, _ = evidence[str(t.get("name"))]
             evidence[str(t.get("name"))] = (bonus + HEAD_IN_DESCRIPTION, True)
     if embed is None:
@@ -990,7 +990,7 @@ def _kind_carries(
     another tool and the thing itself is no word of the chosen tool's name or description ("a train
     ticket", "a yoga class" stay the train's and the class's): the kind carried the choice, not the
     thing, so the two are asked between when the other fits the thing alone and leads by MARGIN, and the
-    chosen one does not fit it ("a physio session", "an eye test" keep theirs: no other tool is plainly the
+    chosen one does not fit it ("a physio session", "a hearing test" keep theirs: no other tool is plainly the
     session's or the test's)."""
     from ibachat.agent.reading.parse import parse
 

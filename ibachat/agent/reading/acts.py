@@ -204,14 +204,57 @@ def read_act(message: str) -> SpeechAct:
         # "edinburgh -> london kings x fri": a name the lower case let the parse take for a verb
         again = _read(named)
         verb = next(iter((again.requests[0].verb or "").split()), "") if again.requests else ""
-        return again if not (verb and only_a_name(verb.lower())) else SpeechAct("statement", why="a name")
+        if not (verb and only_a_name(verb.lower())):
+            return again
+        found = SpeechAct("statement", why="a word no dictionary has, read as a verb")
     if found.kind != "request" and named != text:
         # "train leeds to york tmrw": read again with its names as names; kept only if a request is found
         again = _read(named)
         verb = next(iter((again.requests[0].verb or "").split()), "") if again.requests else ""
         # a word capitalised as a name is no command's verb ("lmao my cat just knocked ...")
-        return again if again.kind == "request" and not (verb and only_a_name(verb.lower())) else found
+        if again.kind == "request" and not (verb and only_a_name(verb.lower())):
+            return again
+    verbless = found.kind == "request" and found.requests[0].form in ("fragment", "elliptical")
+    if found.kind in ("statement", "question") or verbless:
+        mended = respelled(text)
+        if mended != text:  # "bok a tabel for 2 at 8": read again with its slips mended
+            again = _read(mended)
+            if again.kind == "request":
+                return again
     return found
+
+
+def respelled(text: str) -> str:
+    """``text`` with each word no dictionary knows mended to the one word of the request vocabulary
+    (the verb classes and synonym groups of ``data/``) one letter away, as a spelling corrector's
+    frequency dictionary finds it (``pyspellchecker``): "bok a tabel" -> "book a table". A word with a
+    capital, a known word, a name or a word with two such mends stays as typed."""
+
+    def mend(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if word != word.lower() or not only_a_name(word):
+            return word
+        near = _speller().candidates(word) or set()
+        fits = sorted(w for w in near if w in _request_words() and w != word)
+        return fits[0] if len(fits) == 1 else word
+
+    return re.sub(r"\b[a-z]{3,}\b", mend, text)
+
+
+@lru_cache(maxsize=1)
+def _speller():
+    from spellchecker import SpellChecker
+
+    return SpellChecker(distance=1)
+
+
+@lru_cache(maxsize=1)
+def _request_words() -> frozenset[str]:
+    from ibachat.agent.data import load
+
+    words = {w for ws in _verb_classes().values() for w in ws if " " not in w}
+    words |= {w for group in load("synonyms")["groups"] for w in group if " " not in w}
+    return frozenset(words)
 
 
 def _read(text: str) -> SpeechAct:
@@ -731,7 +774,8 @@ def base_form(word: str) -> bool:
 
 
 def _has_finite(tokens: list) -> bool:
-    return any(t.tag_ in ("VBZ", "VBD", "VBP", "MD") for t in tokens)
+    # a "verb" that is the object of a preposition is a mis-tag ("on sat": Saturday), no finite verb
+    return any(t.tag_ in ("VBZ", "VBD", "VBP", "MD") and t.dep_ != "pobj" for t in tokens)
 
 
 def _negates(tok) -> bool:
