@@ -49,3 +49,9 @@ def test_only_words_no_dictionary_knows_are_mended_and_only_to_request_words():
 )
 def test_a_statement_with_slips_stays_text(minilm, message):
     assert not read_act(message).asks or route(message, TOOLS, minilm).kind == "text"
+
+
+def test_dishes_no_dictionary_knows_are_not_mended_into_request_words():
+    # "momo" is one letter from "memo", "dal" from "dial": the request turns on "order", not on them
+    found = read_act("order from Lotus Garden, the veg momo and the dal please")
+    assert all("memo" not in r.clause and "dial" not in r.clause for r in found.requests)

@@ -485,6 +485,22 @@ def _amounts(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> Non
         for name, m in numeric.items()
         for a in frame.amounts
     }
+    for a in frame.amounts:  # "leave me 15 mins free before it": a lead, never the thing's length
+        after = _BEFORE.match(frame.text[a.span.end :])
+        if a.unit not in _TIME_UNITS or after is None:
+            continue
+        near = " ".join(frame.text[: a.span.start].split()[-3:]) + after.group(
+            0
+        )  # "remind me 30 mins before"
+        said = {_stem(w) for w in re.findall(r"[a-z]+", near.lower())}
+        for name, m in numeric.items():
+            value = _convert(a, m.unit) if m.unit in _TIME_UNITS else None
+            desc = str(props[name].get("description") or "").lower()
+            if value is None or not re.search(r"\bbefore\b", f"{' '.join(_split(name))} {desc}"):
+                fits[(name, a.span.start)] = (0, None)  # no parameter of a lead: not this amount's
+                continue
+            shared = said & {_stem(w) for w in re.findall(r"[a-z]+", desc)}
+            fits[(name, a.span.start)] = (3 + len(shared), value)
     # an amount goes first to the parameter it fits best ("a reminder 30 mins before": the reminder's,
     # not the event's length, whichever parameter comes first)
     order = sorted(
@@ -523,6 +539,10 @@ def _amounts(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> Non
             continue
         out[name] = Stated(value, a.span.text, a.op)
         used.add(a.span.start)
+
+
+# the words after an amount of time that make it a lead before something ("15 mins free before it")
+_BEFORE = re.compile(r"^(?:\s+[a-z]+){0,2}?\s+(?:before|beforehand|ahead|prior)\b", re.I)
 
 
 def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int, float | None]:

@@ -429,6 +429,28 @@ def _brings_from(tool: dict[str, Any]) -> bool:
 
 
 @lru_cache(maxsize=256)
+def _made_words_of(description: str) -> frozenset[str]:
+    from ibachat.agent.reading.parse import parse
+
+    doc = parse(description)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return frozenset()
+    made = [c for c in root.children if c.dep_ == "dobj"]
+    for thing in list(made):
+        made += [t for t in thing.subtree if t.dep_ in ("appos", "conj", "compound") and t.pos_ == "NOUN"]
+    made += [t for t in doc if t.dep_ in ("appos", "conj") and t.head in made and t.pos_ == "NOUN"]
+    return frozenset(_stem(t.lemma_.lower()) for t in made)
+
+
+def _made_words(tool: dict[str, Any]) -> set[str]:
+    """Stems of what the tool's description says it makes or gets: its verb's object and the things
+    listed with it ("Create a calendar event: a meeting, call or block of time"), not its circumstances
+    ("at a given time")."""
+    return set(_made_words_of(str(tool.get("description", ""))))
+
+
+@lru_cache(maxsize=256)
 def _self_worked_text(description: str) -> bool:
     from ibachat.agent.reading.parse import nlp
 
@@ -482,6 +504,10 @@ def _evidence(
             named = named or own_word or (sharing <= 2 and ((act and not writing) or object_fits))
             if writing and request.common and not _same(head, name):
                 named, bonus = False, bonus - VERB_IS_ACT / sharing  # "write a message": words, not an email
+        elif not light and _verb_class(request.verb) is None and _same(stem, _made_words(tool)):
+            # "block out 2 hours Friday morning": the verb is a thing the tool makes, by its description
+            # ("Create a calendar event: a meeting, call or block of time"), as that thing named would be
+            bonus, named = bonus + HEAD_IN_DESCRIPTION, True
 
     if request.verb and _records(request.verb) and tool_acts(tool) & _classes()["place"]:
         bonus, named = bonus + VERB_IS_ACT, True  # "jot down that ...": the tool that keeps what is put down

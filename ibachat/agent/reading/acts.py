@@ -219,7 +219,11 @@ def read_act(message: str) -> SpeechAct:
         mended = respelled(text)
         if mended != text:  # "bok a tabel for 2 at 8": read again with its slips mended
             again = _read(mended)
-            if again.kind == "request":
+            changed = set(re.findall(r"[a-z]+", mended)) - set(re.findall(r"[a-z]+", text))
+            first = again.requests[0] if again.requests else None
+            # kept only when a mended word is what the request turns on, its verb or its thing ("veg
+            # momo and a dal bhat" are dishes, not "memo" and "dial")
+            if first is not None and ({*(first.verb or "").split(), first.head} & changed):
                 return again
     return found
 
