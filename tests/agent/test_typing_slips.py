@@ -29,6 +29,7 @@ def minilm():
         ("bok a tabel for 4 at Hawksmoor friday 8pm", "book_table"),
         ("remnd me to water the plants at 7", "set_reminder"),
         ("bok tickts for the panto on sat, 3 of us", "book_tickets"),
+        ("cna you remnd me to feed the cat at 6", "set_reminder"),
     ],
 )
 def test_a_request_with_slips_reaches_its_tool(minilm, message, tool):

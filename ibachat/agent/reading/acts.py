@@ -258,6 +258,7 @@ def _request_words() -> frozenset[str]:
 
     words = {w for ws in _verb_classes().values() for w in ws if " " not in w}
     words |= {w for group in load("synonyms")["groups"] for w in group if " " not in w}
+    words |= {w for w in (*_MODALS, "you", "please") if len(w) > 2}  # the closed words a request opens with
     return frozenset(words)
 
 
