@@ -155,6 +155,7 @@ def test_a_word_english_has_only_as_a_noun_opens_no_command():
     found = read_act("oat flat white, large, from Pret on the corner, for 8:15")
     assert all(r.verb != "oat" for r in found.requests)
     assert read_act("text Sam that I'm late").requests[0].verb == "text"  # a verb of the request classes
+    assert not read_act("signed up for a spin class and skipped every one, classic me").asks
 
 
 @pytest.mark.parametrize(

@@ -703,8 +703,8 @@ def _is_command(sent, tokens: list, i: int) -> bool:
         # ("text Sam ...", "text mum ...": a name or a person after it is the one to reach)
     if tok.pos_ == "PROPN" and tok.ent_type_ in ("GPE", "LOC") and not known_verb(tok.lower_):
         return False  # "Oslo to Bergen next Tuesday": a place the message opens with is no verb
-    if _noun_only(tok.lower_) and i + 1 < len(tokens) and tokens[i + 1].pos_ in ("ADJ", "NOUN"):
-        return False  # "oat flat white, large, from Pret": a noun only, modifying what follows, no verb
+    if _noun_only(tok.lower_) and (i + 1 == len(tokens) or tokens[i + 1].pos_ in ("ADJ", "NOUN", "PRON")):
+        return False  # "oat flat white, large, from Pret", "classic me": a noun only, no verb
     misread = tok.tag_ == "VBG" and base_form(tok.lower_)  # "ping" read as a form of "pe"
     if (tok.tag_ in ("VBZ", "VBG", "VBN", "MD") and not misread) or (
         tok.tag_ == "VBD" and i == 0 and tok.lemma_.lower() != tok.lower_
@@ -759,8 +759,8 @@ def known_verb(word: str) -> bool:
 
 @lru_cache(maxsize=2048)
 def _noun_only(word: str) -> bool:
-    """English has ``word`` as a noun and never as a verb (lemminflect's dictionary), and it is no verb
-    of the request classes either ("text", "whatsapp" are)."""
+    """English has ``word`` as a noun and never as a verb (lemminflect's dictionary; "classic" as well as
+    an adjective), and it is no verb of the request classes either ("text", "whatsapp" are)."""
     from lemminflect import getAllLemmas
 
     if known_verb(word) or any(word in {w.split()[0] for w in ws} for ws in _verb_classes().values()):
