@@ -19,6 +19,23 @@ PLAN_RE = re.compile(r"^(\d+)\.json$")
 SHINGLE_WORDS = 4  # a plan holding 4 words in a row of a forgotten text quotes it
 
 
+# A plan is an explanation, not a measurement: four decimals say every score and millisecond it shows.
+# A float written whole (7.566291009425186) is also a run of digits that can equal a six-digit code
+# the user said and the redactor removed from every other file.
+PLAN_DECIMALS = 4
+
+
+def rounded(value: Any) -> Any:
+    """The plan with every float to PLAN_DECIMALS places: what is shown is what is stored."""
+    if isinstance(value, float):
+        return round(value, PLAN_DECIMALS)
+    if isinstance(value, dict):
+        return {k: rounded(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [rounded(v) for v in value]
+    return value
+
+
 class PlanStore:
     def __init__(self, folder: Path, *, readonly: bool = False) -> None:
         self.folder = Path(folder)
@@ -29,7 +46,7 @@ class PlanStore:
 
     def save(self, turn_id: int, plan: dict[str, Any]) -> None:
         ensure_private_dir(self.folder)
-        atomic_write_text(self._path(turn_id), json.dumps(plan, ensure_ascii=False, default=str))
+        atomic_write_text(self._path(turn_id), json.dumps(rounded(plan), ensure_ascii=False, default=str))
 
     def get(self, turn_id: int) -> dict[str, Any] | None:
         try:

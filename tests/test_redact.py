@@ -297,3 +297,17 @@ def test_no_raw_secret_reaches_a_file_from_chat_an_import_or_a_pasted_block(_iba
         assert sum(1 for t in mem.iter_turns(session="imported")) == len(CASES)
     leaks = {raw: on_disk(home, raw) for _, raw in CASES}
     assert {raw: files for raw, files in leaks.items() if files} == {}
+
+
+def test_a_saved_plan_writes_no_long_run_of_digits_a_code_could_match(tmp_path):
+    # a timing written whole (7.566291009425186 ms) once held the six-digit code "662910" the redactor
+    # had removed from every other file (seen under two test workers, where timings differ)
+    from memory.plans import PlanStore
+
+    store = PlanStore(tmp_path / "plans")
+    store.save(
+        8, {"counters": {"timings_ms": {"plan_ms": 7.566291009425186}}, "evidence": [{"score": 0.1662910}]}
+    )
+    raw = (tmp_path / "plans" / "8.json").read_text("utf-8")
+    assert "662910" not in raw
+    assert store.get(8) == {"counters": {"timings_ms": {"plan_ms": 7.5663}}, "evidence": [{"score": 0.1663}]}

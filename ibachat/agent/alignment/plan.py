@@ -24,6 +24,7 @@ from ibachat.agent.alignment.usual import apply_usual
 from ibachat.agent.reading.lexicon import ATTRIBUTES, BY_DIMENSION, avoided_values, context_re
 from ibachat.agent.types import Evidence, PlannerCounters
 from memory.ledger import PreferenceEvent, copy_event
+from memory.plans import rounded
 
 SHORT_WORDS = 120  # "short" without a number
 LONG_MIN_WORDS = 200  # "detailed" without a number
@@ -131,21 +132,23 @@ class AlignmentPlan:
     counters: PlannerCounters = field(default_factory=PlannerCounters)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "task": self.task,
-            "now": self.now.isoformat(),
-            "mode": self.mode,
-            "tool": self.tool,
-            "evidence": [asdict(e) for e in self.evidence],
-            "preferences": [asdict(p) for p in self.preferences],
-            "conflicts": list(self.conflicts),
-            "params": {k: asdict(v) for k, v in self.params.items()},
-            "text": asdict(self.text) if self.text else None,
-            "clarifications": list(self.clarifications),
-            "context_notes": list(self.context_notes),
-            "content": dict(self.content),
-            "counters": asdict(self.counters),
-        }
+        return rounded(  # what the TUI shows, `ask --json` prints and the plan store keeps are one record
+            {
+                "task": self.task,
+                "now": self.now.isoformat(),
+                "mode": self.mode,
+                "tool": self.tool,
+                "evidence": [asdict(e) for e in self.evidence],
+                "preferences": [asdict(p) for p in self.preferences],
+                "conflicts": list(self.conflicts),
+                "params": {k: asdict(v) for k, v in self.params.items()},
+                "text": asdict(self.text) if self.text else None,
+                "clarifications": list(self.clarifications),
+                "context_notes": list(self.context_notes),
+                "content": dict(self.content),
+                "counters": asdict(self.counters),
+            }
+        )
 
     def directive_lines(self) -> list[str]:
         """The plan as plain instructions for a model."""
