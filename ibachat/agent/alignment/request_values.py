@@ -217,7 +217,13 @@ def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: d
         last = read_when(clock_range[1], now).time
         if first and clocks:
             out[clocks[0]] = Stated(first, clock_range[2].text)
-        if first and last and last > first:  # "9 till 11am": two hours long
+        said_length = any(  # "an hour between 2 and 5pm": the stretch is a window, the hour its length
+            a.unit in ("minute", "hour")
+            and not a.per
+            and not clock_range[2].start <= a.span.start < clock_range[2].end
+            for a in frame.amounts
+        )
+        if first and last and last > first and not said_length:  # "9 till 11am": two hours long
             _lasting(props, _clock_minutes(last) - _clock_minutes(first), clock_range[2].text, out)
     elif when.time is not None and when.asks != "time" and clocks:
         out[clocks[0]] = Stated(when.time, when.time_words)

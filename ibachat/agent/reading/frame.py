@@ -37,6 +37,8 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from ibachat.agent.reading.when import CLOCK_RANGE, clock_range
+
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
@@ -169,23 +171,37 @@ _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _QUOTED = re.compile(r"[\"“‘]([^\"”’]{1,200})[\"”’]|(?<![\w])'([^']{2,120})'(?![\w])")
 
 
-_CLOCK_RANGE = re.compile(
-    r"(?i)\b(?:from\s+)?(\d{1,2}(?:[:.]\d{2})?)\s*(am|pm)?\s*(?:-|–|to|till|til|until)\s*(\d{1,2}(?:[:.]\d{2})?)\s*(am|pm)\b"
-)
 _RANGE_JOIN = re.compile(r"(?i)^\s*(?:to|till|til|until|through|thru|-|–|and)\s*$")
 
 
-def _ranges(text: str, mask: tuple[tuple[int, int], ...]) -> tuple[tuple[str, str, Span], ...]:
+def _clock_range(m: re.Match[str], text: str, doc: Doc | None) -> tuple[str, str] | None:
+    """``when.clock_range`` of the words, unless the last number counts a thing: "2 to 4 people"."""
+    if doc is not None and m.group("h2") and not m.group("a2") and _counts_a_thing(doc, m.end("h2")):
+        return None
+    return clock_range(m, text)
+
+
+def _counts_a_thing(doc: Doc, end: int) -> bool:
+    """ "2 to 4 people": the last number counts what follows it, which is no part of the day."""
+    from ibachat.agent.reading.when import read_when
+
+    tok = next((t for t in doc if t.idx < end <= t.idx + len(t.text)), None)
+    if tok is None or tok.dep_ != "nummod" or tok.head.i <= tok.i:
+        return False
+    return not read_when(tok.head.text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)).said
+
+
+def _ranges(
+    text: str, mask: tuple[tuple[int, int], ...], doc: Doc | None = None
+) -> tuple[tuple[str, str, Span], ...]:
     """Stretches of time said with both ends: "from the 22nd to the 27th", "Jan 3 to Jan 6", "from Friday
-    until Monday", "9 till 11am" (the first hour takes the half of the day of the last when it can)."""
+    until Monday", "9 till 11am", "between 4 and 4:30pm", "15:00-15:45", "9 to 11 tomorrow morning" (an end
+    said without a half of the day takes the other end's, or the one the rest of the words say)."""
     out: list[tuple[str, str, Span]] = []
-    for m in _CLOCK_RANGE.finditer(text):
-        first, last = m.group(1) + (m.group(2) or ""), m.group(3) + m.group(4)
-        if not m.group(2):
-            h1, h2 = int(re.split(r"[:.]", m.group(1))[0]), int(re.split(r"[:.]", m.group(3))[0])
-            half = m.group(4).lower()
-            first += half if h1 < h2 or h2 == 12 else ("am" if half == "pm" else "pm")
-        out.append((first, last, Span(m.group(0), m.start(), m.end())))
+    for m in CLOCK_RANGE.finditer(text):
+        ends = _clock_range(m, text, doc)
+        if ends is not None:
+            out.append((*ends, Span(m.group(0), m.start(), m.end())))
     for (a1, b1), (a2, b2) in zip(mask, mask[1:]):
         between = text[b1:a2]
         if not _RANGE_JOIN.match(between) or any(s.span.start <= a1 < s.span.end for s in ()):
@@ -205,11 +221,11 @@ _EVERY = re.compile(
 )  # how often, said with "every": a time, never part of a name or what to be reminded of
 
 
-def _when_mask(text: str) -> tuple[tuple[int, int], ...]:
+def _when_mask(text: str, doc: Doc | None = None) -> tuple[tuple[int, int], ...]:
     from ibachat.agent.reading.when import read_when
 
     spans = [(m.start(), m.end()) for m in _TIME_PATTERNS.finditer(text)]
-    spans += [(m.start(), m.end()) for m in _CLOCK_RANGE.finditer(text)]
+    spans += [(m.start(), m.end()) for m in CLOCK_RANGE.finditer(text) if _clock_range(m, text, doc)]
     spans += [(m.start(), m.end()) for m in _EVERY.finditer(text)]  # "take my meds every day at 8am"
     when = read_when(text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc))
     low = text.lower()
@@ -1286,7 +1302,7 @@ def read_frame(text: str) -> Frame:
 
     text = text[:2000]
     doc = parse(truecased(text))  # same offsets: "flight dublin to lisbon" has its places as names
-    mask = _when_mask(text)
+    mask = _when_mask(text, doc)
     places, phrases = _places_and_phrases(doc, text, mask)
     objects, heads, verb_at = _verb_objects(text)
     quotes = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
@@ -1317,6 +1333,6 @@ def read_frame(text: str) -> Frame:
         emails=tuple(_EMAIL.findall(text)),
         company=tuple(_company(doc, text)),
         phrases=tuple(phrases),
-        ranges=_ranges(text, mask),
+        ranges=_ranges(text, mask, doc),
         lemmas=tuple(t.lemma_.lower() for t in doc),
     )

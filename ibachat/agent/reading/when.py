@@ -428,6 +428,59 @@ def _clock_n(word: str) -> int:
     return int(word) if word.isdigit() else _CLOCK_WORDS[word.lower()]
 
 
+# A stretch of hours: "9 till 11am", "between 4 and 4:30pm", "15:00-15:45", "9 to 11 tomorrow morning".
+CLOCK_RANGE = re.compile(
+    r"(?i)\b(?:(?P<lead>from|between)\s+)?(?P<h1>\d{1,2}(?:[:.]\d{2})?)\s*(?P<a1>am|pm)?\s*"
+    r"(?P<join>-|–|to|till|til|until|and)\s*(?:(?P<h2>\d{1,2}(?:[:.]\d{2})?)\s*(?P<a2>am|pm)?|(?P<noon>noon|midday))"
+    r"(?![\w:.]*\d)\b"
+)
+
+
+def _said_stretch(text: str) -> tuple[str, str] | None:
+    """(its first end, its words) of the first stretch of hours whose half of the day its own words say."""
+    for m in CLOCK_RANGE.finditer(text):
+        ends = clock_range(m, text, from_context=False)
+        if ends is not None:
+            return ends[0], m.group(0)
+    return None
+
+
+def _clock(hour: int, minute: str, half: str) -> str:
+    return f"{hour}{':' + minute if minute else ''}{half}"
+
+
+def clock_range(m: re.Match[str], text: str, *, from_context: bool = True) -> tuple[str, str] | None:
+    """The two ends of a ``CLOCK_RANGE`` match as clock words read alone ("9am", "11am"), or None when
+    the words are no stretch of hours. An end said without its half of the day takes the other end's;
+    when neither says it, the rest of the words may ("tomorrow morning"), unless ``from_context`` is
+    False; "3 to 5" with nothing that says which half is left to the question a bare hour gets."""
+    if m.group("join").lower() == "and" and not m.group("lead"):
+        return None
+    (h1, _, m1), a1 = m.group("h1").replace(".", ":").partition(":"), (m.group("a1") or "").lower()
+    if m.group("noon"):
+        h2, m2, a2 = "12", "", "pm"
+    else:
+        (h2, _, m2), a2 = m.group("h2").replace(".", ":").partition(":"), (m.group("a2") or "").lower()
+    n1, n2 = int(h1), int(h2)
+    if n1 > 23 or n2 > 23:
+        return None
+    if not a1 and not a2 and (n1 > 12 or n2 > 12 or h1.startswith("0") or h2.startswith("0")):
+        if not (m1 and m2):  # the 24-hour clock writes its minutes: "15:00-15:45"
+            return None
+        a1, a2 = ("pm" if n1 >= 12 else "am"), ("pm" if n2 >= 12 else "am")
+        n1, n2 = (n1 - 12 if n1 > 12 else n1 or 12), (n2 - 12 if n2 > 12 else n2 or 12)
+    if not a2:
+        if not a1 and not from_context:
+            return None
+        rest = text[: m.start()] + " " + text[m.end() :]  # "9 to 11 tomorrow morning": the morning says am
+        a2 = a1 or half_of_day(rest, n2)
+        if not a2 or (a1 and n1 > n2 and n2 != 12):
+            return None
+    if not a1:
+        a1 = a2 if (n1 % 12, int(m1 or 0)) < (n2 % 12, int(m2 or 0)) else ("am" if a2 == "pm" else "pm")
+    return _clock(n1, m1, a1), _clock(n2, m2, a2)
+
+
 # A span of hours or minutes from now ("in two hours", "in 45 minutes"): dateparser reads it.
 _IN_HOURS = re.compile(
     r"\b(?:in|within)\s+(\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
@@ -468,19 +521,16 @@ def _read(text: str, now_iso: str) -> When:
     if part_m and part_m.group(1).lower() in ("tonight",) and day is None and question is None:
         day, day_words = now.date(), part_m.group(0)
     hour, minute, half, time_words = _read_time(text)
+    stretch = _said_stretch(text)
+    if stretch is not None:  # "8:30 to 9am": the stretch starts at 8:30 in the morning
+        hour, minute, half, _ = _read_time(stretch[0])
+        time_words = stretch[1]
     clock, asks = None, ""
     if hour is not None:
         if half is None and hour <= 12:
-            half = _HALF_OF_DAY.get(part or "")
-            if half is not None and part_m is not None:  # "tomorrow night at half seven": both are its words
+            half = half_of_day(text, hour)
+            if _HALF_OF_DAY.get(part or "") and part_m is not None:  # "tomorrow night at half seven"
                 time_words = _together(text, part_m.group(0), time_words)
-            if half is None:
-                meal = _MEAL_HALF.search(text)
-                half = ("am" if meal.group(1) else "pm") if meal else None
-            if half is None and hour == 12:
-                half = "pm"
-            if half is None and 1 <= hour <= 4:
-                half = "pm"  # "at 3": nobody books 3 in the morning without saying so
             if half is None and question is None and hour != 0:
                 question, asks = f"{hour}:{minute:02d} in the morning or in the evening?", "time"
         if half is not None or hour > 12 or hour == 0:
@@ -544,6 +594,26 @@ def _together(text: str, first: str, second: str) -> str:
         return second
     start, end = min(a, b), max(a + len(first), b + len(second))
     return text[start:end] if end - start <= len(first) + len(second) + 12 else second
+
+
+def half_of_day(text: str, hour: int) -> str | None:
+    """'am' or 'pm' for a clock hour said without one, from the rest of the words: a period of the day
+    ("tomorrow morning"), a meal ("dinner"), noon, or an hour from 1 to 4 (nobody books 3 in the morning
+    without saying so); None when nothing settles it."""
+    part_m = _PART.search(text)
+    half = (
+        _HALF_OF_DAY.get(_PART_WORDS[part_m.group(1).lower().replace("lunch time", "lunchtime")][0])
+        if part_m
+        else None
+    )
+    if half is None:
+        meal = _MEAL_HALF.search(text)
+        half = ("am" if meal.group(1) else "pm") if meal else None
+    if half is None and hour == 12:
+        half = "pm"
+    if half is None and 1 <= hour <= 4:
+        half = "pm"
+    return half
 
 
 def _part_of(hour: int) -> str:
