@@ -182,7 +182,7 @@ def _clock_range(m: re.Match[str], text: str, doc: Doc | None) -> tuple[str, str
 
 
 def _counts_a_thing(doc: Doc, end: int) -> bool:
-    """ "2 to 4 people": the last number counts what follows it, which is no part of the day."""
+    """ "2 to 4 people": the last number counts what follows it, a thing and no time."""
     from ibachat.agent.reading.when import read_when
 
     tok = next((t for t in doc if t.idx < end <= t.idx + len(t.text)), None)
