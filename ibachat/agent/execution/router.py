@@ -324,10 +324,22 @@ def _same(a: str, words: set[str]) -> bool:
     group of everyday words (``data/synonyms.json``: "lift" and "ride", "diary" and "calendar")."""
     if a in words:
         return True
-    if len(a) >= 4 and any(len(w) >= 4 and (w.startswith(a) or a.startswith(w)) for w in words):
+    if len(a) >= 4 and any(len(w) >= 4 and _prefix_kin(a, w) for w in words):
         return True
     groups = _groups().get(a)
     return bool(groups) and any(groups & _groups().get(w, frozenset()) for w in words)
+
+
+def _prefix_kin(a: str, b: str) -> bool:
+    """One word starts the other and the rest is a word of its own or a suffix ("note" and "notebook",
+    "reserv" and "reservation"), not a particle that makes another word ("work" and "workout", "pick"
+    and "pickup", "check" and "checkout"): the rest is then one of spaCy's English stop words."""
+    short, long = sorted((a, b), key=len)
+    if not long.startswith(short):
+        return False
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return long[len(short) :] not in STOP_WORDS
 
 
 @lru_cache(maxsize=1)
@@ -355,7 +367,7 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
     name, desc = _words(tool)
     own = {_stem(a) for a in acts} | name
     stem = _stem(verb.split()[0])
-    if verb in acts or _same(stem, own):
+    if verb in acts or _same(stem, own) or _same(_stem(verb.replace(" ", "")), own):  # "work out": workout
         return True, f"{verb!r} is the tool's act"
     if _records(verb):  # "write this down", "jot down that ...": kept where the tool keeps things
         ok = bool(acts & _classes()["place"])
@@ -1005,6 +1017,9 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
             why=f"{tool.get('name')} by what kind of {request.head} it is, {kind_of.get('name')} by the thing",
             scores=scores,
         )
+    contest = _compound_contested(request, tool, able, embed, message)
+    if contest is not None:
+        return replace(contest, scores=scores)
     return Route("tool", tool, request=request, why=f"{tool.get('name')} fits ({top:.2f})", scores=scores)
 
 
@@ -1018,20 +1033,30 @@ def _kind_carries(
     thing, so the two are asked between when the other fits the thing alone and leads by MARGIN, and the
     chosen one does not fit it ("a physio session", "a hearing test" keep theirs: no other tool is plainly the
     session's or the test's)."""
-    from ibachat.agent.reading.parse import parse
-
-    if not request.common or not request.head or not request.obj:
-        return None
-    doc = parse(request.obj)
-    heads = [t for t in doc if t.lemma_.lower() == request.head and t.pos_ == "NOUN"]
-    if not heads:
-        return None
-    kinds = [c for c in heads[0].children if c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")]
+    kinds = _kinds(request)
     if not kinds:
         return None
     name, desc = _words(tool)
     if _same(_stem(request.head), name | desc):
         return None  # "a train ticket", "a yoga class": the thing is the tool's own, whatever its kind
+
+    bare_fit = _bare_fit(request, kinds, able, embed, message)
+    if bare_fit is None:
+        return None
+    scored, fits = bare_fit
+    best, mine = max(range(len(able)), key=lambda i: scored[i]), able.index(tool)
+    if fits[mine]:
+        return None
+    if able[best] is not tool and fits[best] and scored[best] - scored[mine] >= MARGIN:
+        return able[best]  # the thing is plainly another tool's
+    return None
+
+
+def _bare_fit(
+    request: Request, kinds: list[Any], able: list[dict[str, Any]], embed: Embed, message: str
+) -> tuple[list[float], list[bool]] | None:
+    """Per offered tool, its score and whether it fits once the kind words are left out of the request
+    ("order me a new mat" for "order me a new yoga mat"); None when leaving them out changes nothing."""
 
     def without(text: str) -> str:
         for k in kinds:
@@ -1056,9 +1081,114 @@ def _kind_carries(
         bonus, named = _evidence(thing, t, bare, background)
         scored.append(sim + bonus)
         fits.append(sim + bonus >= FIT_MIN if named else sim >= COS_ONLY_MIN)
-    best, mine = max(range(len(able)), key=lambda i: scored[i]), able.index(tool)
-    if fits[mine]:
+    return scored, fits
+
+
+def _kinds(request: Request, *, lower_names: bool = False) -> list[Any]:
+    """The nouns that say what kind of thing the request's object is: the compound modifiers of its head
+    ("coffee" in "a coffee table", "plane" in "a plane ticket"), as tokens of the object's parse. With
+    ``lower_names``, a head the tagger took for a name but written in lower case counts too ("a meal
+    prep box set")."""
+    from ibachat.agent.reading.parse import parse
+
+    if not request.head or not request.obj or not (request.common or lower_names):
+        return []
+    doc = parse(request.obj)
+    heads = [
+        t
+        for t in doc
+        if t.lemma_.lower() == request.head
+        and (t.pos_ == "NOUN" or (lower_names and t.pos_ == "PROPN" and t.text.islower()))
+    ]
+    if not heads:
+        return []
+    out, todo = [], [heads[0]]
+    while todo:  # "a tea towel set": "towel" and the "tea" of the towel
+        kinds = [c for c in todo.pop().children if c.dep_ == "compound" and c.is_alpha]
+        out.extend(kinds)
+        todo.extend(kinds)
+    return sorted(out, key=lambda t: t.i)
+
+
+def _holds(tool: dict[str, Any], word: str) -> bool:
+    """The word is one of the tool's name or description words."""
+    name, desc = _words(tool)
+    return _same(_stem(word), name | desc)
+
+
+def _named_by(tool: dict[str, Any], lemma: str) -> bool:
+    """The tool's name says the thing ``lemma`` says: the same word, one or the other in the plural, or
+    a word of the same everyday group ("plane" and a flight). A word the stemmer only shortens to a
+    name word ("training" and train) says another thing."""
+    names = {n.lower() for n in _name_words(tool)}
+    one = {n[:-1] if n.endswith("s") and len(n) > 3 else n for n in names}
+    if (lemma[:-1] if lemma.endswith("s") and len(lemma) > 3 else lemma) in one:
+        return True
+    stem = _stem(lemma)
+    if not lemma.startswith(stem) or len(lemma) - len(stem) > 1:
+        return False  # "training" -> "train": the stem is not the word
+    groups = _groups().get(stem)
+    return bool(groups) and any(groups & _groups().get(_stem(n), frozenset()) for n in names)
+
+
+def _compound_contested(
+    request: Request, tool: dict[str, Any], able: list[dict[str, Any]], embed: Embed, message: str
+) -> Route | None:
+    """A compound noun is one thing: "a coffee table", "a plane ticket", "a coffee mug". When the chosen
+    tool holds one of its words but not all, and either another tool's name holds a word it lacks
+    ("coffee" in a coffee table) or the request's verb is the act of tools that hold none of them ("buy"
+    a coffee mug), the word the tool holds is no reason to act with it. The verb's tool is then taken
+    when one of them is plainly nearest in meaning, and otherwise one question asks between the two
+    tools. A compound the tool holds whole ("a train ticket", "a restaurant table") or by a kind with a
+    thing nobody's words hold and no other act asked for ("a dentist slot", "a news feed") stays the
+    tool's own."""
+    kinds = _kinds(request, lower_names=True)
+    if not kinds:
         return None
-    if able[best] is not tool and fits[best] and scored[best] - scored[mine] >= MARGIN:
-        return able[best]  # the thing is plainly another tool's
-    return None
+    words = [request.head, *(k.lemma_.lower() for k in kinds)]
+    held = [w for w in words if _holds(tool, w)]
+    missing = [w for w in words if w not in held]
+    if not held or not missing:
+        return None  # the tool was not chosen by a word of the compound, or holds it whole
+    if request.head in held and request.verb and request.verb in tool_acts(tool):
+        return None  # "send the team a reminder email": the tool's own act on the tool's own thing
+    # another tool whose name holds a word the chosen one lacks ("coffee" in a coffee table): a
+    # description's passing words ("days" of a car hire, "home" of a delivery) name no rival thing
+    others = [t for t in able if t is not tool and any(_named_by(t, w) for w in missing)]
+    free = [t for t in able if not any(_holds(t, w) for w in words)]
+    buying = bool(request.verb) and _verb_class(request.verb or "") != "light"
+    doing = [t for t in free if buying and request.verb in tool_acts(t)]
+    if not others and not doing:
+        # "a spin class", "a dentist slot", "a news feed": a kind the tool holds, a thing nobody's
+        # words hold and no other act asked for: the thing is the tool's
+        return None
+    thing = " ".join(k.text for k in kinds) + " " + request.head
+    said = message or request.clause
+    bare = said.replace(thing.strip(), request.head) if thing.strip() in said else said
+
+    def nearest(group: list[dict[str, Any]]) -> list[tuple[float, dict[str, Any]]]:
+        sims = _nearness(embed, [bare, request.clause], group)
+        return sorted(zip(sims, group), key=lambda x: -x[0])
+
+    if doing:
+        doers = nearest(doing)
+        if len(doers) == 1 or doers[0][0] - doers[1][0] >= MARGIN:
+            best = doers[0][1]
+            return Route(
+                "tool",
+                best,
+                request=request,
+                why=f"a {thing} is no tool's own thing; {request.verb!r} is {best.get('name')}'s act",
+            )
+        return Route(
+            "ask",
+            options=[doers[0][1], doers[1][1]],
+            request=request,
+            why=f"a {thing} is no tool's own thing; {request.verb!r} is the act of both",
+        )
+    return Route(
+        "ask",
+        options=[tool, others[0]],
+        request=request,
+        why=f"a {thing}: {tool.get('name')} by {held[0]!r}, {others[0].get('name')} by the rest",
+    )
