@@ -162,3 +162,18 @@ def test_server_off_starts_nothing(tmp_path):
     assert not srv.socket_path(home).exists() and not (home / "server.log").exists()
     bad = _run(home, "ask", "--model", "none", "hello", IBACHAT_SERVER="sometimes")
     assert bad.returncode == 1 and "server must be auto or off" in bad.stderr
+
+
+def test_preload_leaves_the_children_nothing_to_load_or_collect(tmp_path):
+    """After the server's preload the units library and dateparser are imported (a request in weeks for
+    a days parameter, a span from now) and what is loaded is frozen out of the collector's passes, so a
+    forked child neither loads them nor walks them in a full collection."""
+    code = (
+        "import gc, sys; from ibachat import server; server.preload(); "
+        "print(int('pint' in sys.modules), int('dateparser' in sys.modules), int(gc.get_freeze_count() > 0))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=_env(tmp_path), capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr[-800:]
+    assert out.stdout.split() == ["1", "1", "1"], out.stdout + out.stderr[-800:]
