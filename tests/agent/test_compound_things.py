@@ -59,6 +59,7 @@ def test_buying_a_compound_thing_keeps_the_product_tool_in_view(minilm):
         ("make me a workout plan for the week, 3 days", "create_workout_plan"),
         ("save this in my notebook: call the plumber", "save_note"),
         ("I need a dentist appointment next week", "book_appointment"),
+        ("book me a business class flight to Doha on the 3rd", "book_flight"),  # a class of its cabin
     ],
 )
 def test_a_compound_the_tool_holds_stays_its_own(minilm, message, tool):

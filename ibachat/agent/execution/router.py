@@ -1146,7 +1146,10 @@ def _compound_contested(
     if not kinds:
         return None
     words = [request.head, *(k.lemma_.lower() for k in kinds)]
-    held = [w for w in words if _holds(tool, w)]
+    # the tool holds a word by its name or description, or as a word of its parameters and their
+    # values ("first class" of a train ticket: its travel class)
+    own = _slot_words(tool) | _words_of_values(tool)
+    held = [w for w in words if _holds(tool, w) or _same(_stem(w), own)]
     missing = [w for w in words if w not in held]
     if not held or not missing:
         return None  # the tool was not chosen by a word of the compound, or holds it whole
