@@ -127,7 +127,15 @@ def stated_values(schema: dict[str, Any], task: str, now: datetime, about: str =
     the tool's name and description: a thing the request asks for that the tool itself is ("get a
     sitter") is the service, not a value."""
     key = json.dumps(schema, sort_keys=True, default=str)
-    return dict(_stated(key, task[:2000], now.isoformat(), about))
+    return dict(_stated(key, task[:2000], now.isoformat(), about)[0])
+
+
+def range_questions(schema: dict[str, Any], task: str, now: datetime, about: str = "") -> dict[str, str]:
+    """Per parameter that takes one amount, the question a range or choice the request says for it asks
+    ("6 to 8 guests", "2 or 3 of us": "For party size, do you want 6 or 8?"): either end may be meant,
+    so no value is taken from it (``stated_values`` leaves it out) until the user says which."""
+    key = json.dumps(schema, sort_keys=True, default=str)
+    return dict(_stated(key, task[:2000], now.isoformat(), about)[1])
 
 
 def stated_value(
@@ -153,16 +161,19 @@ def tool_about(tool: dict[str, Any]) -> str:
 
 
 @lru_cache(maxsize=1024)
-def _stated(schema_key: str, task: str, now_iso: str, about: str) -> tuple[tuple[str, Stated], ...]:
+def _stated(
+    schema_key: str, task: str, now_iso: str, about: str
+) -> tuple[tuple[tuple[str, Stated], ...], tuple[tuple[str, str], ...]]:
     schema = json.loads(schema_key)
     service = {_stem(w) for w in _split(about)}
     now = datetime.fromisoformat(now_iso)
     props = {n: p for n, p in (schema.get("properties") or {}).items() if isinstance(p, dict)}
     frame = read_frame(task)
     out: dict[str, Stated] = {}
+    ranged: dict[str, str] = {}
     _times(props, frame, task, now, out)
     _places(props, frame, out, service)
-    _amounts(props, frame, out)
+    _amounts(props, frame, out, ranged)
     _nights(props, frame, now, out)
     _spans(props, frame, out, service, set(schema.get("required") or []))
     _lists(props, frame, out, set(schema.get("required") or []), service)
@@ -171,7 +182,9 @@ def _stated(schema_key: str, task: str, now_iso: str, about: str) -> tuple[tuple
     _enum_lists(props, frame, task, out)
     _causes(props, task, out)
     _flags(props, frame, out)
-    return tuple(out.items())
+    for name in ranged:  # no later reading ("two to three nights" as nights) takes one end of it
+        out.pop(name, None)
+    return tuple(out.items()), tuple(ranged.items())
 
 
 # ----------------------------------------------------------------------------------- days and times
@@ -478,7 +491,9 @@ def _convert(amount: Amount, unit: str) -> float | None:
     return convert(amount.value, src, unit)
 
 
-def _amounts(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None:
+def _amounts(
+    props: dict[str, Any], frame: Frame, out: dict[str, Stated], ranged: dict[str, str] | None = None
+) -> None:
     numeric = {
         n: _measure(n, p) for n, p in props.items() if p.get("type") in ("integer", "number") and n not in out
     }
@@ -536,6 +551,15 @@ def _amounts(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> Non
         if m.bound == "min" and a.op == "<=" or m.bound == "max" and a.op == ">=":
             continue
         prop = props[name]
+        if a.other is not None and a.value:
+            low = value * a.other / a.value
+            if m.bound == "min":
+                value = low  # "£20-30" for a lowest price: its lower end; for a highest: its upper end
+            elif m.bound != "max":
+                if ranged is not None:
+                    ranged[name] = f"For {name.replace('_', ' ')}, do you want {_num(low)} or {_num(value)}?"
+                used.add(a.span.start)
+                continue
         value = int(round(value)) if prop.get("type") == "integer" else float(value)
         enum = prop.get("enum")
         if enum and value not in enum:
@@ -545,6 +569,10 @@ def _amounts(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> Non
             continue
         out[name] = Stated(value, a.span.text, a.op)
         used.add(a.span.start)
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 # the words after an amount of time that make it a lead before something ("15 mins free before it")
@@ -573,7 +601,8 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
             return 0, None
         return 2, value
     if m.unit == "money":
-        if a.unit == "money" or (a.unit == "number" and a.op != "="):
+        # a bare number is money with a bound ("under 90 a night") or as a range ("100-150 a night")
+        if a.unit == "money" or (a.unit == "number" and (a.op != "=" or a.other is not None)):
             return 2, a.value
         return 0, None
     if m.unit == "percent":

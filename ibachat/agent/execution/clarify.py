@@ -67,13 +67,13 @@ def read_answer(reply: str, question: str, prop: dict[str, Any]) -> Any:
     low = core.lower()
     for option in offered:
         if re.search(rf"(?<!\w){re.escape(option.lower())}(?!\w)", low) or low == option.lower():
-            return _typed(option, enum)
+            return _typed(option, enum, prop.get("type"))
         bare = _FILLER.sub("", re.sub(r"\s*\([^)]*\)", "", option)).strip().lower()
         if bare and low == bare:  # "the one after" for "the one after (11 December)"
-            return _typed(option, enum)
+            return _typed(option, enum, prop.get("type"))
     m = re.match(r"(?:the\s+)?(first|second|former|latter|last|1|2)\b", low)
     if m and len(offered) >= 2:
-        return _typed(offered[_ORDINAL[m[1]]], enum)
+        return _typed(offered[_ORDINAL[m[1]]], enum, prop.get("type"))
     if enum:
         hits = [v for v in enum if re.search(rf"(?<!\w){re.escape(_label(v))}(?!\w)", low)]
         return hits[0] if len(hits) == 1 else None
@@ -84,6 +84,13 @@ def read_answer(reply: str, question: str, prop: dict[str, Any]) -> Any:
         parts = [p.strip(" .!") for p in re.split(r"\s*(?:,|;|&|\band\b|\bplus\b)\s*", core)]
         items = [re.sub(r"^(?:a|an|the|some)\s+", "", p, flags=re.I) for p in parts if p.strip(" .!")]
         return items or None
+    if prop.get("type") in ("integer", "number"):
+        # "7" to "For party size, do you want 6 or 8?": a number the user gives is the number
+        m = re.fullmatch(r"(?:(?:let'?s\s+)?(?:make\s+it|say)\s+)?(\d+(?:\.\d+)?)(?:\s+\w+)?", low)
+        if m is None:
+            return None
+        number = float(m[1])
+        return int(number) if prop.get("type") == "integer" and number.is_integer() else number
     if prop.get("type") not in (None, "string"):
         return None
     return core[:1].upper() + core[1:] if core[:1].islower() else core
@@ -100,11 +107,14 @@ def _free_list(prop: dict[str, Any]) -> bool:
     )
 
 
-def _typed(option: str, enum: list[Any] | None) -> Any:
+def _typed(option: str, enum: list[Any] | None, kind: str | None = None) -> Any:
     if enum:
         for v in enum:
             if _label(v) == option.lower():
                 return v
+    if kind in ("integer", "number") and re.fullmatch(r"\d+(?:\.\d+)?", option.strip()):
+        number = float(option)  # "6" offered for a party size: the number six
+        return int(number) if kind == "integer" and number.is_integer() else number
     return option
 
 

@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective, TextDirectives
-from ibachat.agent.alignment.request_values import tool_about
+from ibachat.agent.alignment.request_values import range_questions, tool_about
 from ibachat.agent.execution.clarify import stated_params
 from ibachat.agent.execution.freetext import bound, screen
 from ibachat.agent.execution.reasons import from_request, justify
@@ -257,6 +257,10 @@ def missing_details(
     ]
     if when_q and timed and not any(_settled(plan, n) for n in timed):
         questions.append(when_q)
+    for name, question in range_questions(schema, task, now).items():  # "6 to 8 guests": which?
+        pd = plan.params.get(name)
+        if not (pd is not None and pd.certain and pd.source == "answer"):
+            questions.append(question)
     for name in schema.get("required") or []:
         prop = props.get(name) or {}
         if "default" in prop or _settled(plan, name) or (args is not None and name in args):

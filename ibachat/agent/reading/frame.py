@@ -68,6 +68,9 @@ class Amount:
     per: str  # a rate's unit ("day" in "1800 calories a day"), "" when none
     op: str  # "=", "<=" or ">="
     span: Span
+    # the other end of a range or choice said before it ("6 to 8 guests", "2 or 3 of us": 6, 2), None when
+    # one amount is said: either end may be meant, so nothing with one value takes it as said
+    other: float | None = None
 
 
 @dataclass(frozen=True)
@@ -186,9 +189,15 @@ def _counts_a_thing(doc: Doc, end: int) -> bool:
     from ibachat.agent.reading.when import read_when
 
     tok = next((t for t in doc if t.idx < end <= t.idx + len(t.text)), None)
-    if tok is None or tok.dep_ != "nummod" or tok.head.i <= tok.i:
+    if tok is None:
         return False
-    return not read_when(tok.head.text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)).said
+    if tok.dep_ == "nummod" and tok.head.i > tok.i:
+        thing = tok.head
+    elif tok.i + 1 < len(doc) and doc[tok.i + 1].pos_ == "NOUN":
+        thing = doc[tok.i + 1]  # "between 10 and 12 people": the 12 a conjunct of the 10 that counts them
+    else:
+        return False
+    return not read_when(thing.text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)).said
 
 
 def _ranges(
@@ -224,7 +233,14 @@ _EVERY = re.compile(
 def _when_mask(text: str, doc: Doc | None = None) -> tuple[tuple[int, int], ...]:
     from ibachat.agent.reading.when import read_when
 
-    spans = [(m.start(), m.end()) for m in _TIME_PATTERNS.finditer(text)]
+    spans = [
+        (m.start(), m.end())
+        for m in _TIME_PATTERNS.finditer(text)
+        # "6-8 people": two numbers that count a thing, no day of a month
+        if not (
+            re.fullmatch(r"\d{1,2}\s*[-–]\s*\d{1,2}", m.group(0)) and doc and _counts_a_thing(doc, m.end())
+        )
+    ]
     spans += [(m.start(), m.end()) for m in CLOCK_RANGE.finditer(text) if _clock_range(m, text, doc)]
     spans += [(m.start(), m.end()) for m in _EVERY.finditer(text)]  # "take my meds every day at 8am"
     when = read_when(text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc))
@@ -347,6 +363,9 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
             i += 1
             continue
         start = tokens[i - 1].idx if sign else t.idx
+        other, j = _range_end(tokens, i, j, value)
+        if other is not None:
+            value, other = other, value  # "6 to 8 guests": the last number, with the first as its other end
         article = t.lower_ in ("a", "an", "one", "half", "quarter", "couple", "pair", "both") and not sign
         bare_article = t.lower_ in ("a", "an") and value == 1  # "a table" states no count; "a week" does
         # "half an hour", "quarter of an hour"
@@ -440,10 +459,31 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
             else:
                 i = max(j, i + 1)
                 continue
-        out.append(Amount(value, unit, noun, tuple(words), per, op, Span(text[start:end], start, end)))
+        out.append(Amount(value, unit, noun, tuple(words), per, op, Span(text[start:end], start, end), other))
         i = max(k2 if per else k, i + 1)
     out += _company_counts(tokens, text, out)
     return out
+
+
+_RANGE_WORDS = frozenset({"to", "-", "–", "or", "and"})
+
+
+def _range_end(tokens: list[Token], i: int, j: int, first: float) -> tuple[float | None, int]:
+    """The second number of "6 to 8", "6-8", "2 or 3", "between 10 and 12" (whose first number starts at
+    ``i`` and ends before ``j``) and the index after it; (None, j) when no second number follows. Only
+    "and" after "between" joins two numbers; a second number no larger than the first ("2 to 1") and
+    a clock ("7 or 7:30") are no range of amounts."""
+    if j + 1 >= len(tokens) or tokens[j].lower_ not in _RANGE_WORDS:
+        return None, j
+    if tokens[j].lower_ == "and" and not (i > 0 and tokens[i - 1].lower_ == "between"):
+        return None, j
+    at = j + 1 + (tokens[j + 1].text in _CURRENCY_SIGNS and j + 2 < len(tokens))  # "£100-£150"
+    if tokens[at].lower_ in ("a", "an", "one"):
+        return None, j  # "2 or a few", "1 to one": no second number said as a digit or a word
+    second, k = _number_of(tokens, at)
+    if second is None or second <= first or (k < len(tokens) and tokens[k].text == ":"):
+        return None, j
+    return second, k
 
 
 def _from_now(text: str, start: int) -> bool:
