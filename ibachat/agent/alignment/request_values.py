@@ -29,6 +29,7 @@ Anything the words do not settle is left out: the planner asks or keeps the defa
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from ibachat.agent.reading.corrections import corrected, own_words
 from ibachat.agent.reading.frame import Amount, Frame, Span, read_frame
 from ibachat.agent.reading.when import read_when
 
@@ -168,6 +170,8 @@ def _stated(
     service = {_stem(w) for w in _split(about)}
     now = datetime.fromisoformat(now_iso)
     props = {n: p for n, p in (schema.get("properties") or {}).items() if isinstance(p, dict)}
+    said = task
+    task = corrected(task)  # "on Friday - no wait, Monday": read as "on Monday"
     frame = read_frame(task)
     out: dict[str, Stated] = {}
     ranged: dict[str, str] = {}
@@ -184,6 +188,8 @@ def _stated(
     _flags(props, frame, out)
     for name in ranged:  # no later reading ("two to three nights" as nights) takes one end of it
         out.pop(name, None)
+    if task != said:  # a value read across a cut quotes only the words the user wrote
+        out = {n: dataclasses.replace(v, quote=own_words(v.quote, said)) for n, v in out.items()}
     return tuple(out.items()), tuple(ranged.items())
 
 

@@ -626,8 +626,9 @@ def _part_of(hour: int) -> str:
 def read_when(text: str, now: datetime) -> When:
     """The day, clock time and part of day ``text`` names, relative to ``now``; a question when unsure."""
     from ibachat.agent.reading.acts import spelled_out, texting_words
+    from ibachat.agent.reading.corrections import corrected
 
-    text = _HOUSE_NUMBER.sub(lambda m: "#" * len(m.group(0)), text[:2000])
+    text = _HOUSE_NUMBER.sub(lambda m: "#" * len(m.group(0)), corrected(text[:2000]))
     said = texting_words(text)  # "tmrw": read as "tomorrow", quoted as the user wrote it
     text = spelled_out(text)
     said |= {_in_minutes(m): m.group(0) for m in _HOURS_AND.finditer(text)}

@@ -1,0 +1,102 @@
+"""A request that corrects itself as it goes: "on Friday - no wait, Monday", "7pm, no actually 7:45",
+"business class - actually no, economy's fine", "for four, sorry, I mean five".
+
+The corrected words are read out of the request before its values are: what was said before the marker
+goes when it is the same kind of thing as what follows it (a day or a time for a day or a time, a number
+for a number, a noun for a noun), from the parse. A value read across the cut quotes only the words
+the user wrote (``own_words``: "Monday" of "on Monday"). The markers are a closed class of English
+self-repair ("no wait", "actually no", "I mean", "or rather", "scratch that", "make that").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_MARKER = r"(?:no,?\s+wait|wait,?\s+no|no,?\s+actually|actually,?\s+no|no,?\s+sorry|sorry|i\s+mean|or\s+rather|scratch\s+that|make\s+that)"
+_REPAIR = re.compile(rf"(?i)(?:\s*[,;:\-–—]\s*|\s+)(?:{_MARKER}\b[\s,:\-–—]*)+")
+_NOMINAL = frozenset({"DET", "ADJ", "NOUN", "PROPN", "NUM", "PART"})  # words of a noun phrase, by tag
+_WHEN = ("DATE", "TIME")  # the parser's entities for a day or a time ("7pm" is one, not a number of pm)
+_CLOCK = re.compile(r"(?i)^(?:[ap]\.?m\.?|o'?clock|h|hrs?)$")  # "7pm": a clock time, not a number of "pm"
+MAX_ITEM_TOKENS = 6  # a corrected item is a short phrase ("on Friday", "business class"), never a clause
+
+
+@lru_cache(maxsize=2048)
+def corrected(text: str) -> str:
+    """``text`` with each self-corrected item and its marker cut out; ``text`` itself when none is."""
+    if not _REPAIR.search(text):
+        return text
+    from ibachat.agent.reading.parse import parse
+
+    out = text
+    for m in reversed(list(_REPAIR.finditer(text))):
+        doc = parse(text)
+        before = [t for t in doc if t.idx + len(t.text) <= m.start() and not t.is_punct and not t.is_space]
+        after = [t for t in doc if t.idx >= m.end() and not t.is_punct]
+        if not before or not after:
+            continue  # "Sorry to ask, ...": nothing said yet to correct
+        last = before[-1]
+        item = [last]  # the noun phrase just before the marker: its nominal words back to a break
+        while (
+            item[0].i > 0
+            and len(item) < MAX_ITEM_TOKENS
+            and doc[item[0].i - 1].pos_ in _NOMINAL
+            and doc[item[0].i - 1].idx + len(doc[item[0].i - 1].text) <= m.start()
+        ):
+            item.insert(0, doc[item[0].i - 1])
+        first = item[0]
+        head = after[0] if after[0].pos_ != "DET" or len(after) == 1 else after[1]
+        then = after[after.index(head) : after.index(head) + 3]
+        said = text[then[0].idx : then[-1].idx + len(then[-1].text)]
+        if not (_kinds(text[first.idx : m.start()], first, last) & _kinds(said, head, head)):
+            continue  # "book the gym, sorry for the typo": what follows is no other one of it
+        if any(t.lemma_.lower() == "one" for t in then):
+            continue  # "a large latte, no wait, a medium one": the thing stays, only a quality changes
+        alone = head.i + 1 >= len(doc) or doc[head.i + 1].is_punct or doc[head.i + 1].pos_ in ("ADP", "CCONJ")
+        mods = [t for t in item if t is not last and t.pos_ in ("NUM", "ADJ", "NOUN")]
+        if alone and mods and last.pos_ == "NOUN" and head.pos_ != "NOUN" and not _CLOCK.match(last.text):
+            # "3 nights, or rather 4", "standard class - scratch that, first": one word of it is changed
+            mod, end = mods[0], head.idx + len(head.text)
+            out = out[: mod.idx] + head.text + out[mod.idx + len(mod.text) : m.start()] + out[end:]
+            continue
+        out = out[: first.idx] + out[m.end() :]  # "on Friday - no wait, Monday": "on Monday"
+    return out
+
+
+def own_words(quote: str, request: str) -> str:
+    """``quote`` as the user wrote it: a quote read across a cut ("on Monday" of "on Friday - no wait,
+    Monday", "4 nights" of "3 nights, or rather 4") keeps its run of words the request holds word for
+    word that says most: a number first, then the most words that are not English function words."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    def plain(text: str) -> str:
+        return " " + " ".join(re.findall(r"[a-z0-9£$€]+", text.lower())) + " "
+
+    held = plain(request)
+    if plain(quote) in held:
+        return quote
+    words = quote.split()
+    runs = [" ".join(words[a:b]) for a in range(len(words)) for b in range(a + 1, len(words) + 1)]
+    runs = [r for r in runs if plain(r).strip() and plain(r) in held]
+    if not runs:
+        return quote
+    return max(
+        runs,
+        key=lambda r: (
+            any(c.isdigit() for c in r),
+            sum(w.lower() not in STOP_WORDS for w in r.split()),
+            len(r),
+        ),
+    )
+
+
+def _kinds(words: str, first, last) -> set[str]:
+    """What kind of thing a phrase is: a number, a day or a time (by the parser's entities), a thing."""
+    kinds = set()
+    if any(c.isdigit() for c in words[:40]) or last.like_num or first.like_num:
+        kinds.add("number")
+    if last.ent_type_ in _WHEN or first.ent_type_ in _WHEN:
+        kinds.add("when")
+    if {last.pos_, first.pos_} & {"NOUN", "PROPN", "ADJ"} or "ORDINAL" in (last.ent_type_, first.ent_type_):
+        kinds.add("thing")
+    return kinds
