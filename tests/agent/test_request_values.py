@@ -341,3 +341,22 @@ def test_whom_a_message_is_for_and_what_it_says_in_other_words():
     values = _values(LETTER, "fire off a message to the plumber, subject: leak")
     assert values.get("subject") == "leak"
     assert "recipient" not in values  # "the plumber" is no name: asked for
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("book a screening of Shrek 2 on Friday for 3 of us", "Shrek 2"),
+        ("book an IMAX screening of Dune 2 tomorrow night, 2 tickets", "Dune 2"),
+        ("book a screening of Gladiator on Friday for 3 of us", "Gladiator"),
+    ],
+)
+def test_a_number_right_after_a_name_is_part_of_the_name(text, title):
+    """ "a screening of Shrek 2": the sequel's number is its title's, no count (the code before gave
+    "Shrek", "Dune"); a count said apart still counts ("for 3 of us")."""
+    from ibachat.agent.execution.tools import as_task_tool, tools_for
+
+    schema = next(as_task_tool(t) for t in tools_for() if t.name == "book_tickets")["parameters"]
+    got = {k: v.value for k, v in stated_values(schema, text, NOW).items()}
+    assert got.get("title") == title, got
+    assert got.get("quantity") in (2, 3), got

@@ -1073,7 +1073,9 @@ def _np_span(tokens: list[Token], head: Token, text: str, shift: int = 0) -> Spa
             if objs:
                 right = objs[0]
                 for c in objs[0].rights:
-                    if c.dep_ in ("compound", "amod") and c.i == right.i + 1:
+                    # "a screening of Moana 2": a number right after a name is part of the name
+                    name_number = c.dep_ == "nummod" and objs[0].pos_ == "PROPN" and c.like_num
+                    if (c.dep_ in ("compound", "amod") or name_number) and c.i == right.i + 1:
                         right = c
         else:
             break
