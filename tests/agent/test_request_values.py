@@ -360,3 +360,38 @@ def test_a_number_right_after_a_name_is_part_of_the_name(text, title):
     got = {k: v.value for k, v in stated_values(schema, text, NOW).items()}
     assert got.get("title") == title, got
     assert got.get("quantity") in (2, 3), got
+
+
+@pytest.mark.parametrize(
+    ("tool", "text", "param", "value"),
+    [
+        (
+            "send_email",
+            "email Dana saying the keys are under the mat, and cc me on it",
+            "body",
+            "the keys are under the mat",
+        ),
+        (
+            "save_note",
+            "note for the shed: rake, gloves, twine - file it in garden",
+            "body",
+            "rake, gloves, twine",
+        ),
+        (
+            "send_email",
+            "email Priya to say landed safely, call me when you can",
+            "body",
+            "landed safely, call me when you can",
+        ),
+        ("save_note", "save a note, name it Bike parts: chain, brake pads", "title", "Bike parts"),
+    ],
+)
+def test_what_is_said_about_the_message_is_not_its_words(tool, text, param, value):
+    """ "..., and cc me on it", "- file it in garden": a clause about the thing being made (its object
+    "it") or copying the user in ends what is to be said; "call me when you can" to someone else is the
+    message; "name it X" names X (the code before kept the instructions in the body and "it" in the title)."""
+    from ibachat.agent.execution.tools import as_task_tool, tools_for
+
+    schema = next(as_task_tool(t) for t in tools_for() if t.name == tool)["parameters"]
+    got = {k: v.value for k, v in stated_values(schema, text, NOW).items()}
+    assert got.get(param) == value, got

@@ -917,7 +917,10 @@ def _labelled(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> dict[st
         g = 1 if q.group(1) else 2
         out["quoted"] = Span(q.group(g), q.start(g), q.end(g))
     for word in _TITLE_WORDS:
-        m = re.search(rf"\b{re.escape(word)}\b[:\s]+", low)
+        # "title it Nan's scones", "call it Budget": the "it" is what is named, the name follows
+        m = re.search(rf"\b{re.escape(word)}\b(?:\s+it\b)?[:\s]+", low)
+        if m is None and word == "called":
+            m = re.search(r"\b(?:call|name|label)\s+it\b[:\s]+", low)
         if m and "title" not in out:
             span = _named_span(text, m.end(), mask)
             if span is not None:
