@@ -232,6 +232,14 @@ def _route(message: str, act: Any, tools: list[dict[str, Any]], embed: Embed | N
     return best or Route("text", why="no tool fits")
 
 
+@lru_cache(maxsize=1)
+def _said_things() -> frozenset[str]:
+    """Nouns of things made of words or thought ("ideas", "tips"): ``data/said_things.json``."""
+    from ibachat.agent.data import load
+
+    return frozenset(load("said_things")["words"])
+
+
 def _classes() -> dict[str, frozenset[str]]:
     from ibachat.agent.data import word_classes
 
@@ -375,6 +383,13 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
     cls = _verb_class(verb)
     if request.serves and _self_worked(tool):
         return False, f"a {request.head or 'thing'} to {request.serves} you is worked by someone else"
+    if (
+        cls == "light"
+        and verb not in _classes()["place"]
+        and request.head in _said_things()
+        and not _same(_stem(request.head), _slot_words(tool) | _words_of_values(tool))  # news "stories"
+    ):
+        return False, f"{verb!r} a {request.head}: words an answer gives, no tool's act"  # "give me ideas"
     if cls == "light":
         return True, f"{verb!r} asks for it to be done"
     if cls == "writing" and _recipient(request):  # "write to the landlord": whom it is to, not what

@@ -1256,6 +1256,15 @@ def _standing(clause: str, doc, tokens: list | None = None) -> bool:
     return False
 
 
+# an indefinite time to come, a closed class of English adverbials: a want with one is a wish, not a
+# request ("I'd love to try skydiving one day"); one followed by a time ("one day next week") is a time, and
+# "one day" inside a clause is a length ("a van for the move, one day, from the depot")
+_SOMEDAY = re.compile(
+    r"(?i)\b(?:some ?day|one of these days|eventually|at some point|in the future|before i die|in my lifetime"
+    r"|one day(?=\s*(?:[.!?]|$|,?\s+(?:but|though|when|if)\b)))\b(?!\s+(?:next|this|in|on|at|after|before|soon|later)\b)"
+)
+
+
 def _want(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
     """ "I need a taxi", "we'd like a table for two", "I want to book ...": a want of a thing or an act."""
     low = [t.lower_ for t in tokens]
@@ -1293,6 +1302,8 @@ def _want(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
     )
     if not wants:
         return "statement", []
+    if _SOMEDAY.search(sent.text):
+        return "statement", []  # "I'd love to see Hamilton someday": a wish with no time to act in
     k = j + 1
     if k < len(tokens) and low[k] == "to" and k + 1 < len(tokens):
         found = _command(sent, tokens, k + 1, "want")
