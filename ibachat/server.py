@@ -279,7 +279,7 @@ def warm_up() -> None:
                     # a span from now: dateparser is loaded and its first parse (about 0.2 s) is done
                     ["ask", "--model", "none", "--json", "Remind me in two hours to call the bank"],
                     # weeks for a days parameter: the units library is loaded (about 0.4 s)
-                    ["ask", "--model", "none", "--json", "Make me a workout plan for the next two weeks"],
+                    ["ask", "--model", "none", "--json", "Draw up a training schedule for three weeks"],
                     ["memory", "search", "table"],
                     ["memory", "show"],
                 ):

@@ -171,7 +171,7 @@ def _stated(
     now = datetime.fromisoformat(now_iso)
     props = {n: p for n, p in (schema.get("properties") or {}).items() if isinstance(p, dict)}
     said = task
-    task = corrected(task)  # "on Friday - no wait, Monday": read as "on Monday"
+    task = corrected(task)  # "on Tuesday, sorry, Wednesday": read as "on Wednesday"
     frame = read_frame(task)
     out: dict[str, Stated] = {}
     ranged: dict[str, str] = {}
@@ -190,7 +190,7 @@ def _stated(
         out.pop(name, None)
     if task != said:  # a value read across a cut quotes only the words the user wrote
         out = {n: dataclasses.replace(v, quote=own_words(v.quote, said)) for n, v in out.items()}
-    for n, v in out.items():  # "thanks for dinner, and cc me on it": what follows is about the message
+    for n, v in out.items():  # "the gate code is 4411, and cc me": what follows is about the message
         if isinstance(v.value, str) and _free(props.get(n) or {}):
             m = _ABOUT_IT.search(v.value)
             if m and m.start() > 0:
@@ -198,7 +198,7 @@ def _stated(
     return tuple(out.items()), tuple(ranged.items())
 
 
-# a clause after a break whose object is the thing being made ("keep it casual", "tag it holiday", "file
+# a clause after a break whose object is the thing being made ("make it brief", "label it urgent", "file
 # it in travel") or that copies the user in ("cc me"): an instruction about the message, not its words
 _ABOUT_IT = re.compile(
     r"(?i)(?:\s*[,;]\s*(?:and\s+)?|\s+[-–—]\s+|\s+and\s+)(?:[a-z]+\s+it\b|(?:b?cc|copy)\s+me\b)"

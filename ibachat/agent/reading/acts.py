@@ -1257,8 +1257,8 @@ def _standing(clause: str, doc, tokens: list | None = None) -> bool:
 
 
 # an indefinite time to come, a closed class of English adverbials: a want with one is a wish, not a
-# request ("I'd love to try skydiving one day"); one followed by a time ("one day next week") is a time, and
-# "one day" inside a clause is a length ("a van for the move, one day, from the depot")
+# request ("I'd love to learn the cello one day"); one followed by a time ("one day next week") is a time, and
+# "one day" inside a clause is a length ("hire a car, one day, from the airport")
 _SOMEDAY = re.compile(
     r"(?i)\b(?:some ?day|one of these days|eventually|at some point|in the future|before i die|in my lifetime"
     r"|one day(?=\s*(?:[.!?]|$|,?\s+(?:but|though|when|if)\b)))\b(?!\s+(?:next|this|in|on|at|after|before|soon|later)\b)"
@@ -1303,7 +1303,7 @@ def _want(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
     if not wants:
         return "statement", []
     if _SOMEDAY.search(sent.text):
-        return "statement", []  # "I'd love to see Hamilton someday": a wish with no time to act in
+        return "statement", []  # "I'd love to visit Petra someday": a wish with no time to act in
     k = j + 1
     if k < len(tokens) and low[k] == "to" and k + 1 < len(tokens):
         found = _command(sent, tokens, k + 1, "want")

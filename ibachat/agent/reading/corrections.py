@@ -1,10 +1,10 @@
-"""A request that corrects itself as it goes: "on Friday - no wait, Monday", "7pm, no actually 7:45",
-"business class - actually no, economy's fine", "for four, sorry, I mean five".
+"""A request that corrects itself as it goes: "on Tuesday, sorry, Wednesday", "at 10, no wait, 10:30",
+"the aisle seat - actually no, the window", "for four, sorry, I mean five".
 
 The corrected words are read out of the request before its values are: what was said before the marker
 goes when it is the same kind of thing as what follows it (a day or a time for a day or a time, a number
 for a number, a noun for a noun), from the parse. A value read across the cut quotes only the words
-the user wrote (``own_words``: "Monday" of "on Monday"). The markers are a closed class of English
+the user wrote (``own_words``: "Wednesday" of "on Wednesday"). The markers are a closed class of English
 self-repair ("no wait", "actually no", "I mean", "or rather", "scratch that", "make that").
 """
 
@@ -59,13 +59,13 @@ def corrected(text: str) -> str:
             mod, end = mods[0], head.idx + len(head.text)
             out = out[: mod.idx] + head.text + out[mod.idx + len(mod.text) : m.start()] + out[end:]
             continue
-        out = out[: first.idx] + out[m.end() :]  # "on Friday - no wait, Monday": "on Monday"
+        out = out[: first.idx] + out[m.end() :]  # "on Tuesday, sorry, Wednesday": "on Wednesday"
     return out
 
 
 def own_words(quote: str, request: str) -> str:
-    """``quote`` as the user wrote it: a quote read across a cut ("on Monday" of "on Friday - no wait,
-    Monday", "4 nights" of "3 nights, or rather 4") keeps its run of words the request holds word for
+    """``quote`` as the user wrote it: a quote read across a cut ("on Wednesday" of "on Tuesday, sorry,
+    Wednesday", "4 nights" of "3 nights, or rather 4") keeps its run of words the request holds word for
     word that says most: a number first, then the most words that are not English function words."""
     from spacy.lang.en.stop_words import STOP_WORDS
 

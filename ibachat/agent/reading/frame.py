@@ -194,7 +194,7 @@ def _counts_a_thing(doc: Doc, end: int) -> bool:
     if tok.dep_ == "nummod" and tok.head.i > tok.i:
         thing = tok.head
     elif tok.i + 1 < len(doc) and doc[tok.i + 1].pos_ == "NOUN":
-        thing = doc[tok.i + 1]  # "between 10 and 12 people": the 12 a conjunct of the 10 that counts them
+        thing = doc[tok.i + 1]  # "between 8 and 9 guests": the 9 a conjunct of the 8 that counts them
     else:
         return False
     return not read_when(thing.text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)).said
@@ -469,7 +469,7 @@ _RANGE_WORDS = frozenset({"to", "-", "–", "or", "and"})
 
 
 def _range_end(tokens: list[Token], i: int, j: int, first: float) -> tuple[float | None, int]:
-    """The second number of "6 to 8", "6-8", "2 or 3", "between 10 and 12" (whose first number starts at
+    """The second number of "6 to 8", "6-8", "2 or 3", "between 8 and 9" (whose first number starts at
     ``i`` and ends before ``j``) and the index after it; (None, j) when no second number follows. Only
     "and" after "between" joins two numbers; a second number no larger than the first ("2 to 1") and
     a clock ("7 or 7:30") are no range of amounts."""
@@ -917,7 +917,7 @@ def _labelled(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> dict[st
         g = 1 if q.group(1) else 2
         out["quoted"] = Span(q.group(g), q.start(g), q.end(g))
     for word in _TITLE_WORDS:
-        # "title it Nan's scones", "call it Budget": the "it" is what is named, the name follows
+        # "title it Van repairs", "call it Budget": the "it" is what is named, the name follows
         m = re.search(rf"\b{re.escape(word)}\b(?:\s+it\b)?[:\s]+", low)
         if m is None and word == "called":
             m = re.search(r"\b(?:call|name|label)\s+it\b[:\s]+", low)
@@ -1076,7 +1076,7 @@ def _np_span(tokens: list[Token], head: Token, text: str, shift: int = 0) -> Spa
             if objs:
                 right = objs[0]
                 for c in objs[0].rights:
-                    # "a screening of Moana 2": a number right after a name is part of the name
+                    # "a showing of Cars 3": a number right after a name is part of the name
                     name_number = c.dep_ == "nummod" and objs[0].pos_ == "PROPN" and c.like_num
                     if (c.dep_ in ("compound", "amod") or name_number) and c.i == right.i + 1:
                         right = c
