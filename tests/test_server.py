@@ -166,14 +166,17 @@ def test_server_off_starts_nothing(tmp_path):
 
 def test_preload_leaves_the_children_nothing_to_load_or_collect(tmp_path):
     """After the server's preload the units library and dateparser are imported (a request in weeks for
-    a days parameter, a span from now) and what is loaded is frozen out of the collector's passes, so a
-    forked child neither loads them nor walks them in a full collection."""
+    a days parameter, a span from now), the calendar of days by name is built, and what is loaded is
+    frozen out of the collector's passes, so a forked child neither loads them nor walks them in a full
+    collection."""
     code = (
         "import gc, sys; from ibachat import server; server.preload(); "
-        "print(int('pint' in sys.modules), int('dateparser' in sys.modules), int(gc.get_freeze_count() > 0))"
+        "from ibachat.agent.reading.named_days import _calendar; "
+        "print(int('pint' in sys.modules), int('dateparser' in sys.modules), int(gc.get_freeze_count() > 0), "
+        "int(_calendar.cache_info().currsize > 0))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], env=_env(tmp_path), capture_output=True, text=True, timeout=300
     )
     assert out.returncode == 0, out.stderr[-800:]
-    assert out.stdout.split() == ["1", "1", "1"], out.stdout + out.stderr[-800:]
+    assert out.stdout.split() == ["1", "1", "1", "1"], out.stdout + out.stderr[-800:]

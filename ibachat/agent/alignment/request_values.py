@@ -917,6 +917,12 @@ def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated
     said = re.sub(  # "email me rather than sms": what is turned down names no value
         r"[\w'-]+", lambda m: " " * len(m.group(0)) if _refused_word(m.group(0), frame) else m.group(0), said
     )
+    for a in frame.amounts:  # "budget €50-€80", "a budget of £200": the word names the price, no value
+        if a.unit != "money":
+            continue
+        label = _PRICE_LABEL.search(said[: a.span.start])
+        if label is not None:
+            said = said[: label.start(1)] + " " * len(label.group(1)) + said[label.end(1) :]
     for n, p in props.items():
         if n in out or not p.get("enum") or p.get("type") not in ("string", None):
             continue
@@ -941,6 +947,8 @@ def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated
             out[n] = Stated(found[n][0], found[n][1])
 
 
+# the word just before a price, or before "of"/"is"/":" and a price ("budget €50", "a budget of £200")
+_PRICE_LABEL = re.compile(r"(?i)\b([a-z]+)\s*(?::|\bof\b|\bis\b|\bwas\b)?\s*$")
 # What a request says of how often (a closed class of time words), to the enum value that names it.
 _FREQUENCIES = (
     (re.compile(r"(?i)\b(?:every\s+weekday|on\s+weekdays|weekdays\s+only)\b"), "weekdays"),

@@ -181,6 +181,15 @@ def _clock_range(m: re.Match[str], text: str, doc: Doc | None) -> tuple[str, str
     """``when.clock_range`` of the words, unless the last number counts a thing: "2 to 4 people"."""
     if doc is not None and m.group("h2") and not m.group("a2") and _counts_a_thing(doc, m.end("h2")):
         return None
+    if not (m.group("a1") or m.group("a2") or m.group("lead") or m.group("noon")):
+        # neither end says its half of the day, and nothing before it says hours: "a table for 10-12"
+        # counts people, and "10 to 12 ... at 8pm" leaves the time to the clock said with its half
+        before = text[: m.start()].split()
+        if before and before[-1].lower() == "for":
+            return None
+        rest = text[: m.start()] + " " + text[m.end() :]
+        if re.search(r"(?i)\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)", rest):
+            return None
     return clock_range(m, text)
 
 
@@ -230,11 +239,25 @@ _EVERY = re.compile(
 )  # how often, said with "every": a time, never part of a name or what to be reminded of
 
 
+_PER_UNIT_THEN_DAY = re.compile(r"(?i)(?:a|one)\s+(?:weeks?|days?|fortnight)\s+(?:from|on|after)\s+(\w+)")
+
+
+def _rate_trimmed(text: str, m: re.Match[str]) -> tuple[int, int]:
+    """A time phrase's span; "a day from Friday" after an amount ("40 dollars a day from Friday") is
+    what the amount is per, then the day: only the day is a time."""
+    from ibachat.agent.reading.when import RATE_BEFORE
+
+    per = _PER_UNIT_THEN_DAY.fullmatch(m.group(0))
+    if per and RATE_BEFORE.search(text[: m.start()]):
+        return m.start() + per.start(1), m.end()
+    return m.start(), m.end()
+
+
 def _when_mask(text: str, doc: Doc | None = None) -> tuple[tuple[int, int], ...]:
     from ibachat.agent.reading.when import read_when
 
     spans = [
-        (m.start(), m.end())
+        _rate_trimmed(text, m)
         for m in _TIME_PATTERNS.finditer(text)
         # "6-8 people": two numbers that count a thing, no day of a month
         if not (
@@ -741,7 +764,10 @@ def _places_and_phrases(
             tokens[k].text[:1].isupper() or tokens[k].ent_type_ in ("GPE", "LOC", "FAC", "ORG")
             for k in range(a, b)
         )
-        if tokens[a].lower_ in ("a", "an", "some", "any"):
+        price = tokens[a].text in _CURRENCY_SIGNS or (
+            tokens[a].like_num and a + 1 < b and tokens[a + 1].lower_ in _CURRENCY_WORDS
+        )  # "at €35 a day", "for 40 dollars": a price, no place
+        if tokens[a].lower_ in ("a", "an", "some", "any") or price:
             phrases.append((prep, span))  # "to a daily briefing": no particular place
             i = b
             continue

