@@ -499,3 +499,21 @@ def test_to_after_a_tools_own_act_is_what_it_is_done_to_not_a_place_to_go(minilm
     assert found.kind == "tool" and found.tool is not None and found.tool["name"] == "subscribe_news", (
         found.why
     )
+
+
+def test_a_noun_in_a_description_list_is_no_act_of_the_tool():
+    """ "a meeting, call or block of time": a call is a kind of event; calling someone is no act of the
+    calendar tool (on the code before, "call a locksmith" made a calendar event). A verb in such a list
+    that has its own object stays an act ("send, draft or schedule an email")."""
+    from ibachat.agent.execution.router import _live_acts, tool_acts
+
+    event, email = as_task_tool(get_tool("create_event")), as_task_tool(get_tool("send_email"))
+    assert "call" not in tool_acts(event) and "call" not in _live_acts(event)
+    assert {"send", "schedule"} <= tool_acts(email)
+
+
+@pytest.mark.parametrize("message", ["call a locksmith", "phone the surgery for me"])
+def test_calling_someone_is_no_calendar_event(message, minilm):
+    tools = [as_task_tool(t) for t in tools_for()]
+    got = route(message, tools, embed=minilm)
+    assert got.kind == "text" or (got.tool or {}).get("name") != "create_event", got

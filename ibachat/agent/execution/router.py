@@ -178,7 +178,19 @@ def _live_acts(tool: dict[str, Any]) -> frozenset[str]:
     desc = str(tool.get("description", ""))
     if desc:
         doc = parse(desc)
-        acts |= {t.lemma_.lower() for t in doc if t.tag_ in ("VB", "VBP") and t.is_alpha}
+        # a word in a list of nouns is one of them, however it was tagged ("a meeting, call or block
+        # of time": a call is a kind of event, not the tool's act of calling someone)
+        acts |= {
+            t.lemma_.lower()
+            for t in doc
+            if t.tag_ in ("VB", "VBP")
+            and t.is_alpha
+            and not (
+                t.dep_ in ("conj", "appos")
+                and t.head.pos_ in ("NOUN", "PROPN")
+                and not any(c.dep_ == "dobj" for c in t.children)  # "draft or schedule an email"
+            )
+        }
         head = imperative_parse(desc.split(".")[0])
         if len(head) > 1 and head[1].tag_ in ("VB", "NN", "NNP") and head[1].dep_ == "ROOT":
             acts.add(head[1].lemma_.lower())
