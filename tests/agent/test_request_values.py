@@ -395,3 +395,13 @@ def test_what_is_said_about_the_message_is_not_its_words(tool, text, param, valu
     schema = next(as_task_tool(t) for t in tools_for() if t.name == tool)["parameters"]
     got = {k: v.value for k, v in stated_values(schema, text, NOW).items()}
     assert got.get(param) == value, got
+
+
+def test_a_participle_after_the_listed_things_is_no_thing():
+    """ "...: x, y, delivered tomorrow evening": the last piece says when, not what (on the code before it
+    was one of the things ordered); a participle that describes a thing ("frozen peas") stays one."""
+    from ibachat.agent.execution.tools import as_task_tool, get_tool
+
+    schema = as_task_tool(get_tool("order_groceries"))["parameters"]
+    values = _values(schema, "get groceries: oat milk, frozen peas, apples, delivered tomorrow evening")
+    assert values.get("items") == ["oat milk", "frozen peas", "apples"], values

@@ -1212,6 +1212,8 @@ def _a_thing(doc: Doc, piece: Span) -> bool:
     inside = [t for t in doc if piece.start <= t.idx < piece.end]
     if not any(t.pos_ in ("NOUN", "PROPN") for t in inside) or any(t.lower_ in _NEGATORS for t in inside):
         return False
+    if inside[0].tag_ in ("VBN", "VBG") and inside[0].dep_ not in ("amod", "compound"):
+        return False  # "..., delivered tomorrow morning": a participle's clause, not a thing ("smoked salmon" is)
     return _things_only(inside)
 
 
