@@ -517,3 +517,17 @@ def test_calling_someone_is_no_calendar_event(message, minilm):
     tools = [as_task_tool(t) for t in tools_for()]
     got = route(message, tools, embed=minilm)
     assert got.kind == "text" or (got.tool or {}).get("name") != "create_event", got
+
+
+@pytest.mark.parametrize(
+    ("message", "venue"),
+    [
+        ("get a poke bowl and miso soup from Itsu's, extra spicy", "Itsu's"),
+        ("grab me a chicken burger and fries from Byron's, extra crispy", "Byron's"),
+    ],
+)
+def test_a_place_named_with_s_before_a_comma_is_the_place_that_serves(message, venue):
+    """The small tagger hangs "Itsu's" on the words after the comma as their possessor, so the place was
+    lost (and a request with no other cue got no tool); the possessed name closed by a comma is it."""
+    (request,) = read_act(message).requests
+    assert venue in request.venues, request

@@ -955,6 +955,20 @@ def _venues(tokens) -> tuple[str, ...]:
             for pobj in tok.children:  # ("I need to be at Heathrow": where the user goes, not who serves)
                 if pobj.dep_ == "pobj" and pobj.pos_ == "PROPN" and _a_venue_name(pobj):
                     out.append(_span([t for t in pobj.subtree if t.i <= pobj.i or t.dep_ in ("case",)]))
+                elif pobj.dep_ == "pobj":
+                    # "from Domino's, extra spicy": the tagger hung the name on the words after the comma
+                    # as their possessor; a possessed name closed by a comma is the place itself
+                    for poss in pobj.children:
+                        after = poss.i + 2
+                        if (
+                            poss.dep_ == "poss"
+                            and poss.pos_ == "PROPN"
+                            and after < len(poss.doc)
+                            and poss.doc[poss.i + 1].tag_ == "POS"
+                            and poss.doc[after].is_punct
+                            and _a_venue_name(poss)
+                        ):
+                            out.append(_span([t for t in poss.subtree if t.i <= poss.i + 1]))
         if (
             tok.dep_ == "dobj"
             and tok.pos_ == "PROPN"
