@@ -3,6 +3,8 @@ library; a name of a day nothing dates becomes a question; a name that is part o
 sport or a thing is no day at all. On the code before, a time said with a holiday went to its next
 occurrence (today or tomorrow), and the day was never read.
 
+Minutes past or to an hour ("20 past 4", "ten to eight") are that clock time, not an hour of their own.
+
 Probes in words of our own, on tools of several kinds; none of them is the example the work started
 from.
 """
@@ -92,3 +94,26 @@ def test_a_named_day_reaches_the_tool_call_values():
     said = stated_values(_params("set_reminder"), "remind me on Boxing Day at 10am to return the jumper", NOW)
     assert said["when"].value.startswith("2026-12-26T10:00"), said["when"]
     assert "Boxing Day" in said["when"].quote
+
+
+@pytest.mark.parametrize(
+    ("text", "clock", "asks"),
+    [
+        ("a cab at 20 past 4 this afternoon", "16:20", False),
+        ("wake-up call at twenty-five past six tomorrow morning", "06:25", False),
+        ("drinks at ten to eight tonight", "19:50", False),
+        ("the bins go out at 5 past 7", None, True),  # which half of the day: asked, as a bare hour is
+    ],
+)
+def test_minutes_past_or_to_an_hour_are_that_clock(text, clock, asks):
+    """On the code before, "at 20" of "at 20 past 4" was read as the hour (8pm, or a question about 20)."""
+    when = read_when(text, NOW)
+    assert when.time == clock and bool(when.question) == asks, when
+
+
+@pytest.mark.parametrize(
+    "text", ["a table for five to seven people at 8pm", "from 3 to 5 on Friday afternoon"]
+)
+def test_a_range_is_no_minutes_to_an_hour(text):
+    when = read_when(text, NOW)
+    assert when.time in ("20:00", None) and ":5" not in (when.time or ""), when

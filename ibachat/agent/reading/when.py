@@ -389,6 +389,16 @@ _CLOCK = re.compile(
 )
 _HALF_PAST = re.compile(rf"\bhalf\s+(?:past\s+)?{_CW}\b", re.I)
 _QUARTER = re.compile(rf"\bquarter\s+(past|to|after)\s+{_CW}\b", re.I)
+# minutes past or to an hour: "10 past 5", "twenty-five past seven", "ten to six", "20 minutes to 6"
+_MINUTE_WORDS = {"five": 5, "ten": 10, "twenty": 20, "twenty-five": 25}
+_MINUTES_PAST = re.compile(
+    r"\b(\d{1,2}|twenty[- ]five|five|ten|twenty)\s+(?:(minutes?|mins?)\s+)?(past|after|to)\s+"
+    rf"{_CW}(?:\s*([ap])\.?m\b\.?)?(?!\s*(?:[:.]\d|o'?clock))",
+    re.I,
+)
+_HOUR_ENDS = re.compile(
+    r"\s*(?:$|[,.;!?]|(?:am|pm|a\.m\.|p\.m\.|tomorrow|tonight|today|this|on|in|at|please)\b)", re.I
+)
 _OCLOCK = re.compile(
     rf"\b(?:at\s+)?{_CW}\s+o'?\s?clock\b|\bat\s+{_CW}\b(?!\s*(?:people|of|guests|kids|tickets|nights|days|am|pm|[ap]\.m))",
     re.I,
@@ -397,6 +407,9 @@ _OCLOCK = re.compile(
 
 def _read_time(text: str) -> tuple[int | None, int, str | None, str]:
     """(hour, minute, 'am'|'pm'|None when unsaid, the words) of the first clock time in the text."""
+    past = _minutes_past(text)
+    if past is not None:
+        return past
     m = _CLOCK.search(text)
     if m:
         if m.group(1):
@@ -432,6 +445,27 @@ def _read_time(text: str) -> tuple[int | None, int, str | None, str]:
         if 1 <= hour <= 12 or (word.isdigit() and 13 <= hour <= 23):
             return hour, 0, "pm" if hour >= 13 else None, m.group(0)
     return None, 0, None, ""
+
+
+def _minutes_past(text: str) -> tuple[int, int, str | None, str] | None:
+    """ "10 past 5", "twenty to six", "5 past 10am": (hour, minute, half of the day if said, words)."""
+    for m in _MINUTES_PAST.finditer(text):
+        said = m.group(1).lower().replace(" ", "-")
+        minutes = int(said) if said.isdigit() else _MINUTE_WORDS[said]
+        hour = _clock_n(m.group(4))
+        half = (m.group(5).lower() + "m") if m.group(5) else None
+        if not (1 <= minutes <= 30 and 1 <= hour <= 12):
+            continue
+        if m.group(3).lower() == "to":
+            # "ten to six" in words, or "20 minutes to 6"; "3 to 5" in digits is a stretch of hours,
+            # and "five to seven people" a range of a count
+            if not (m.group(2) or (not said.isdigit() and _HOUR_ENDS.match(text, m.end()))):
+                continue
+            hour, minutes = (hour - 2) % 12 + 1, 60 - minutes
+            if half and hour == 11 and m.group(4) in ("12", "twelve"):
+                half = "am" if half == "pm" else "pm"  # "ten to 12pm" is 11:50 in the morning
+        return hour, minutes, half, m.group(0)
+    return None
 
 
 def _clock_n(word: str) -> int:
