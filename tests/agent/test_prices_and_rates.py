@@ -79,3 +79,21 @@ def test_a_word_that_labels_a_price_names_no_value():
 def test_a_count_range_is_no_stretch_of_hours(text):
     said = _said("book_table", text)
     assert said.get("time") == "19:00" and said.get("date") == "2026-12-05", said
+
+
+@pytest.mark.parametrize(
+    ("tool", "text", "param", "value"),
+    [
+        ("book_hotel", "somewhere in Galway 2 nights from the 8th", "city", "Galway"),
+        ("book_train", "train to Durham 2 adults on Friday morning", "destination", "Durham"),
+        ("book_ride", "a cab to Gatwick North Terminal 2 at 5am tomorrow", "destination", None),
+    ],
+)
+def test_a_count_after_a_name_is_no_part_of_the_name(tool, text, param, value):
+    """ "in Galway 2 nights": the number counts the nights, so the place is Galway (on the code before it
+    was "Galway 2 nights", and no city at all); a number that ends a name stays in it."""
+    said = _said(tool, text)
+    if value is None:
+        assert said[param].endswith("Terminal 2"), said
+    else:
+        assert said.get(param) == value, said

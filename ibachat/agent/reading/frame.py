@@ -697,6 +697,8 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
             break
         if end > j and tokens[end - 1].text[:1].isupper() and _a_gerund(t.text):
             break  # "in Melbourne checking in Sunday": the name ends at a verb's -ing form
+        if end > j and t.like_num and t.dep_ == "nummod" and t.head.i > t.i:
+            break  # "in Edinburgh 3 nights": a number that counts what follows it is no part of the name
         end += 1
     while end > j and (
         tokens[end - 1].pos_ in ("DET", "ADP", "CCONJ") or tokens[end - 1].text in ("'", "-", ".")
