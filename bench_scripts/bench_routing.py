@@ -2,10 +2,10 @@
 
     python bench_scripts/bench_routing.py [--data tests/data/routing/routing.jsonl] [--split dev|held|all]
         (held-out sets written later by someone who saw neither the errors nor the router, each run once
-        before any change for it: --data tests/data/routing/held2.jsonl ... held10.jsonl --split all;
+        before any change for it: --data tests/data/routing/held2.jsonl ... held11.jsonl --split all;
         held7 was kept unseen until the end of session 14, held8 (160 messages: 80 text, 72 tool over
         all 21 tools, 8 ask) until the end of session 16, held9 (the same shape) until the end of 17,
-        held10 (the same shape) until the end of 19)
+        held10 (the same shape) until the end of 19, held11 (the same shape) until the end of 20)
         [--embedder minilm] [--json FILE] [--show-errors]
 
 Every message goes to ``Planner.act`` (the path chat, the TUI, ``ask`` and ``ibachat bench`` call) with

@@ -4,7 +4,8 @@
         (sets written by someone who saw neither the code nor the errors: held1, run once after the first
         round of work and a development set since; held2, read after its first run; held3, kept unseen until the end of
         session 14; held4, 80 requests kept unseen until the end of session 16, held5, 80 more until the
-        end of session 17, held6, 80 more until the end of session 19: --data tests/data/values/held6.jsonl)
+        end of session 17, held6, 80 more until the end of session 19, held7, 80 more until the end of
+        session 20: --data tests/data/values/held7.jsonl)
 
 Every message goes to ``Planner.act`` (the path chat, the TUI, ``ask`` and ``ibachat bench`` call) on an
 empty home with no chat model (the planner's floor), with the product's whole catalogue on offer, or
