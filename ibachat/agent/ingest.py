@@ -49,7 +49,9 @@ def update_ledger(memory: Any, turns: Sequence[Turn]) -> list[PreferenceEvent]:
             return []
 
     ledger: PreferenceLedger = memory.ledger
-    events = _told_again(ledger, extract_events(turns, context=context))
+    events = _told_again(
+        ledger, extract_events(turns, context=context) + described_choices(memory, turns, context)
+    )
     added = ledger.add_many(events)
     supersede_stale(ledger, added)
     revised = ledger.add_many(revise_by_meaning(memory, ledger, added))
@@ -68,6 +70,57 @@ def update_ledger(memory: Any, turns: Sequence[Turn]) -> list[PreferenceEvent]:
 
 
 OPEN = "open"
+
+# A reply that takes an offered option by describing it ("the one where I'm sat down") takes the option
+# nearest in meaning, when it is near enough and clearly nearer than the next: on replies written for
+# other domains (tests/agent/test_offers.py and the probes in the session notes) a description's own
+# option scored 0.25-0.56 and led the runner-up by 0.07-0.20; descriptions of none scored under 0.2.
+CHOICE_MIN_SIM = 0.2
+CHOICE_MARGIN = 0.06
+
+
+def described_choices(memory: Any, turns: Sequence[Turn], context: Any) -> list[PreferenceEvent]:
+    """The choice (and the options passed over) of each reply that described an offered option, by
+    meaning; none without an embedder that carries meaning."""
+    from ibachat.agent.reading.clauses import normalise
+    from ibachat.agent.reading.events import REPLY_FLAG
+    from ibachat.agent.reading.offers import offered, picked
+    from ibachat.agent.reading.open_events import open_events
+
+    todo = []
+    for turn in turns:
+        if turn.role != "user" or REPLY_FLAG in turn.flags or not turn.text.strip():
+            continue
+        before = [t for t in context(turn) if t.session_id == turn.session_id and t.id < turn.id]
+        assistant = next((t for t in reversed(before) if t.role == "assistant"), None)
+        offer = offered(assistant.text[:4000]) if assistant is not None else None
+        pick = picked(normalise(turn.text[:2000]), offer) if offer is not None else None
+        if pick is not None and pick.how == "described" and assistant is not None:
+            todo.append((turn, assistant.text))
+    if not todo:
+        return []
+    from ibachat.agent.alignment.grounding import unit
+    from ibachat.agent.planner import meaning_of
+
+    embed = meaning_of(memory)
+    if embed is None:
+        return []
+
+    def resolve(described: str, options: list[str]) -> int | None:
+        mat = unit(embed([described, *options]))
+        sims = mat[1:] @ mat[0]
+        order = sorted(range(len(options)), key=lambda i: -float(sims[i]))
+        best, second = float(sims[order[0]]), float(sims[order[1]])
+        return order[0] if best >= CHOICE_MIN_SIM and best - second >= CHOICE_MARGIN else None
+
+    out = []
+    for turn, assistant_text in todo:
+        out += [
+            e
+            for e in open_events(turn, assistant_text, "rules", resolve)
+            if e.reason.startswith(("open: choice", "open: passed-over"))
+        ]
+    return out
 
 
 def _told_again(ledger: PreferenceLedger, events: list[PreferenceEvent]) -> list[PreferenceEvent]:

@@ -200,6 +200,7 @@ class Planner:
         evidence = self._evidence(task, now, tool, counters, single=single)
         t0 = time.perf_counter()
         found = _evidence_events(evidence, tool)
+        found += _described_picks(getattr(self.memory, "ledger", None), evidence, found)
         superseded: set[str] = set()
         if self.ablate == "synthesis":
             events = _per_snippet(evidence, found, now) + asked
@@ -470,6 +471,26 @@ def _evidence_events(evidence: Evidence, tool: dict[str, Any] | None) -> list[Pr
         turns[item.turn.id] = item.turn
         ctx[item.turn.id] = list(item.context)
     return extract_events(list(turns.values()), context=lambda t: ctx.get(t.id, []), tool=tool)
+
+
+_PICKED = ("open: choice", "open: passed-over")
+
+
+def _described_picks(ledger: Any, evidence: Evidence, found: list[PreferenceEvent]) -> list[PreferenceEvent]:
+    """Picks among offered options that a reply made by description ("the one where I'm sat down"):
+    read by meaning at ingest (``ingest.described_choices``), kept in the ledger, and taken from there
+    for the retrieved turns that made them (reading a turn again here has no embedder)."""
+    if ledger is None:
+        return []
+    retrieved = {item.turn.id for item in evidence.items}
+    read = {t for e in found if e.reason.startswith(_PICKED) for t in e.evidence}
+    return [
+        e
+        for e in ledger.all()
+        if e.dimension == "open"
+        and e.reason.startswith(_PICKED)
+        and any(t in retrieved and t not in read for t in e.evidence)
+    ]
 
 
 def _per_snippet(evidence: Evidence, events: list[PreferenceEvent], now: datetime) -> list[PreferenceEvent]:

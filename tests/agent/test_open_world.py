@@ -116,7 +116,7 @@ def test_a_choice_among_offered_options_is_wanted_and_the_others_passed_over(pla
     )
     out = plan_with(h, "Sort out our night out next Saturday", [VENUE], 45)
     assert out.tool_call.arguments["spot"] == "candle-lit wine cellar", out.plan.params["spot"]
-    assert out.plan.params["spot"].reason.startswith("by meaning")
+    assert out.plan.params["spot"].reason.startswith("you picked"), out.plan.params["spot"].reason
 
 
 SCREENING = tool(

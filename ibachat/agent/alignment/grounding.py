@@ -402,5 +402,9 @@ def evidence_of(ranking: Ranking, wishes: Sequence[Wish]) -> list[int]:
 
 def reason_of(ranking: Ranking, wishes: Sequence[Wish]) -> str:
     sign = {w.phrase: w.polarity for w in wishes}
-    bits = [("wants " if sign.get(p, 1) > 0 else "avoids ") + repr(p[:60]) for p, _ in ranking.top[:2]]
+    picked = {w.phrase for w in wishes if w.kind == "chose" and w.polarity > 0}
+    top = sorted(ranking.top[:2], key=lambda pw: pw[0] not in picked)  # a pick among offered options first
+    if top and top[0][0] in picked:
+        return f"you picked {top[0][0][:60]!r} from the options offered"
+    bits = [("wants " if sign.get(p, 1) > 0 else "avoids ") + repr(p[:60]) for p, _ in top]
     return "by meaning: " + "; ".join(bits)

@@ -10,6 +10,7 @@ on is left as it was. A text answer gets the preferences that bear on its reques
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -125,6 +126,13 @@ def ground_tool(
         pd = plan.params.get(param.name)
         if pd is None or param.name not in bears:
             continue
+        named = _named_in_pick(param.labels, wishes) if param.kind == "enum" else None
+        if named is not None:  # "full service with a courtesy car" picked: the package is "full"
+            i, wish = named
+            pd.chosen, pd.source, pd.certain = param.enum[i], "open", True
+            pd.reason = f"you picked {wish.phrase[:60]!r} from the options offered"
+            pd.evidence = list(wish.evidence)
+            continue
         about = param_text(param.name, param.schema)
         near = bears[param.name]
         if not near:
@@ -160,8 +168,33 @@ def ground_tool(
             if param.schema.get("default") is value and not param.required:
                 continue  # the default already says so: no reason to claim it
             pd.chosen, pd.source, pd.certain = value, "open", sim >= 0.6
-            pd.reason = f"by meaning: {'wants' if wish.polarity > 0 else 'avoids'} {wish.phrase[:60]!r}"
+            pd.reason = (
+                f"you picked {wish.phrase[:60]!r} from the options offered"
+                if wish.kind == "chose" and wish.polarity > 0
+                else f"by meaning: {'wants' if wish.polarity > 0 else 'avoids'} {wish.phrase[:60]!r}"
+            )
             pd.evidence = list(wish.evidence)
+
+
+def _named_in_pick(labels: Sequence[str], wishes: Sequence[Wish]) -> tuple[int, Wish] | None:
+    """The one value the latest pick among offered options (of those said of this tool) names in so many
+    words, if any: a pick bears on the parameter whose value it names, however far its other words are."""
+    picks = sorted(
+        (w for w in wishes if w.kind == "chose" and w.polarity > 0),
+        key=lambda w: (w.when is not None, w.when),
+        reverse=True,
+    )
+    for w in picks[:1]:
+        text = w.phrase.lower()
+        named = [
+            i
+            for i, label in enumerate(labels)
+            if label.strip()
+            and re.search(rf"(?<![\w-]){re.escape(label.lower().replace('_', ' '))}(?![\w-])", text)
+        ]
+        if len(named) == 1:
+            return named[0], w
+    return None
 
 
 def _left_open(pd: Any) -> bool:

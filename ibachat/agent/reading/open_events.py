@@ -23,7 +23,7 @@ from ibachat.agent.reading.clauses import normalise, own_words, sentences
 from ibachat.agent.reading.complaints import COMPLAINT_DIM, complained_subject, complaints
 from ibachat.agent.reading.cues import CORRECTION, UPDATE
 from ibachat.agent.reading.lexicon import STATES
-from ibachat.agent.reading.open_prefs import NUMBER_DIM, OPEN, read_open, stance_cues
+from ibachat.agent.reading.open_prefs import NUMBER_DIM, OPEN, Resolve, read_open, stance_cues
 from ibachat.agent.reading.quantities import quantities
 from ibachat.agent.reading.timeexpr import is_open_temporary, open_days, state_end
 from memory.ledger import PreferenceEvent
@@ -182,12 +182,18 @@ def _asks_for_words(sentence: str) -> bool:
     return bool(act.requests) and all(r.verb and r.verb.split()[0] in speech for r in act.requests)
 
 
-def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> list[PreferenceEvent]:
-    """Ledger events for the open preferences of one user turn (dimension ``open``, value = the phrase)."""
+def open_events(
+    turn: Turn, assistant_text: str, extractor: str = "rules", resolve: Resolve | None = None
+) -> list[PreferenceEvent]:
+    """Ledger events for the open preferences of one user turn (dimension ``open``, value = the phrase).
+
+    ``resolve``: picks an offered option a reply describes, by meaning (``read_open``)."""
     if turn.role != "user" or not turn.text.strip():
         return []
     prefs = [
-        p for p in checked(read_open(turn.text[:8000], assistant_text[:4000])) if not _the_state_itself(p)
+        p
+        for p in checked(read_open(turn.text[:8000], assistant_text[:4000], resolve))
+        if not _the_state_itself(p)
     ]
     prefs += _kept_away(prefs, turn.text[:8000])
     prefs = _parts_over_whole(prefs)
@@ -198,10 +204,10 @@ def open_events(turn: Turn, assistant_text: str, extractor: str = "rules") -> li
     for p in prefs:
         changed = any("update" in q.tags for q in prefs)  # "fish is back ... still no meat": one update
         kind = "updated" if changed and p.how == "cue" else _KIND.get(p.how, kind_all)
-        until = _state_until(p.sentence, turn.time)
-        if until is None and is_open_temporary(p.sentence):
+        until = None if p.how in _KIND else _state_until(p.sentence, turn.time)  # a pick is no state
+        if until is None and p.how not in _KIND and is_open_temporary(p.sentence):
             until = turn.time + timedelta(days=open_days(p.sentence))
-        if until is None and _STATE_SENTENCE.search(p.sentence):
+        if until is None and p.how not in _KIND and _STATE_SENTENCE.search(p.sentence):
             until = whole_end or turn.time + timedelta(days=OPEN_STATE_DAYS)
         if until is not None and until <= turn.time:
             until = None

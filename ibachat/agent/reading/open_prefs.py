@@ -23,10 +23,12 @@ is a list of topics: the cue words are the closed class of how English states a 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ibachat.agent.reading.clauses import clauses, normalise, own_words, sentences
 from ibachat.agent.reading.cues import AFTER, BEFORE, DENY, NEGATORS, THIRD_PERSON
+from ibachat.agent.reading.offers import offered, picked
 from ibachat.agent.reading.polarity import OTHER_SUBJECT
 
 OPEN = "open"  # the ledger dimension of a preference kept in the user's words
@@ -167,15 +169,6 @@ _PRONOUN_ONLY = re.compile(
     r"everything|anything|something|nothing|a lot|the idea|the thought|lots|along|around|away|back|out|off|up|"
     r"down|over|again|there|here|home|now|then|today|tonight|tomorrow|yesterday|later|soon|well|much|"
     r"honestly|really|what|which|who|how|why|when|where)$"
-)
-_OPTION_LINE = re.compile(r"^\s*(?:(\d{1,2})[.)]|[-*•])\s+(.{8,400})$", re.M)
-_ORDINAL = {
-    "first": 1, "1st": 1, "one": 1, "second": 2, "2nd": 2, "two": 2, "third": 3, "3rd": 3, "three": 3,
-    "fourth": 4, "4th": 4, "four": 4, "fifth": 5, "5th": 5, "five": 5, "last": -1,
-}  # fmt: skip
-_PICK = re.compile(
-    r"\b(?:option|number|no\.?|#|choice)\s*(\d{1,2}|one|two|three|four|five)\b"
-    r"|\b(?:the\s+)?(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\b(?:\s+(?:one|option|choice|idea))?"
 )
 _FACT = re.compile(
     r"\b(?:i|we) (?:have|own|got|keep|raise|look after|care for|live with|travel with) "
@@ -519,30 +512,20 @@ def _split_contrast(rest: str, pol: int, strength: int, sentence: str, how: str)
     return out
 
 
-def options_offered(assistant_text: str) -> list[str]:
-    """The options an assistant's turn lists (numbered or bulleted lines), in order."""
-    found = [(m.group(1), m.group(2).strip()) for m in _OPTION_LINE.finditer(assistant_text)]
-    if len(found) < 2:
-        return []
-    return [text for _, text in found][:10]
+def choice_prefs(options: list[str], index: int, said: str) -> list[OpenPref]:
+    """The option taken as a choice, the others as passed over."""
+
+    def phrase(option: str) -> str:  # "seated balcony (£42)": the option, not its aside
+        return clean(normalise(_ASIDE.sub("", option))) or clean(normalise(option))
+
+    out = [OpenPref(phrase(options[index]), 1, 2, said[:200], "choice")]
+    out += [
+        OpenPref(phrase(o), -1, 1, said[:200], "passed-over") for i, o in enumerate(options) if i != index
+    ]
+    return out
 
 
-def _picked(user_text: str, options: list[str]) -> int | None:
-    m = _PICK.search(user_text)
-    if m:
-        word = (m.group(1) or m.group(2) or "").lower()
-        n = int(word) if word.isdigit() else _ORDINAL.get(word)
-        if n == -1:
-            return len(options) - 1
-        if n and 1 <= n <= len(options):
-            return n - 1
-    # by its words: the option sharing most content words with the reply (and clearly more than the rest)
-    said = set(re.findall(r"[a-z]{4,}", user_text.lower()))
-    overlaps = [len(said & set(re.findall(r"[a-z]{4,}", o.lower()))) for o in options]
-    ranked = sorted(range(len(options)), key=lambda i: -overlaps[i])
-    if overlaps[ranked[0]] >= 2 and overlaps[ranked[0]] >= 2 * overlaps[ranked[1]]:
-        return ranked[0]
-    return None
+_ASIDE = re.compile(r"\s*\([^()]*\)")
 
 
 _ASKS_ASSISTANT = re.compile(
@@ -550,20 +533,24 @@ _ASKS_ASSISTANT = re.compile(
 )
 
 
-def read_open(text: str, assistant_text: str = "") -> list[OpenPref]:
-    """Every open preference in a user's message (``assistant_text``: what the assistant said just before)."""
+Resolve = Callable[[str, list[str]], "int | None"]
+
+
+def read_open(text: str, assistant_text: str = "", resolve: Resolve | None = None) -> list[OpenPref]:
+    """Every open preference in a user's message (``assistant_text``: what the assistant said just before).
+
+    ``resolve(description, options)``: the option a reply describes ("the one where I'm sat down"), by
+    meaning; without it such a reply takes no option."""
     said = own_words(normalise(_unwrapped(text)))
     out: list[OpenPref] = []
-    options = options_offered(assistant_text) if assistant_text else []
-    if options:
-        pick = _picked(said, options)
-        if pick is not None:
-            out.append(OpenPref(clean(normalise(options[pick])), 1, 2, said[:200], "choice"))
-            out += [
-                OpenPref(clean(normalise(o)), -1, 1, said[:200], "passed-over")
-                for i, o in enumerate(options)
-                if i != pick
-            ]
+    offer = offered(assistant_text) if assistant_text else None
+    options = offer.options if offer else []
+    pick = picked(said, offer) if offer else None
+    index = pick.index if pick is not None else None
+    if pick is not None and index is None and resolve is not None:
+        index = resolve(pick.described, options)
+    if index is not None:
+        out += choice_prefs(options, index, said)
     for sentence in sentences(said):
         if sentence.endswith("?") and not _ASKS_ASSISTANT.match(sentence):
             continue  # a question is never a wish; a request of the assistant in question form is
