@@ -23,14 +23,23 @@ FLATS = (
     "(3) a loft by the canal, £1,100. Want viewings?"
 )
 CAKES = "For the party: a) lemon drizzle, b) chocolate fudge, c) carrot with walnuts."
-VET = "The vet can see Biscuit: Monday at 09:15 with Dr Osei, Tuesday at 16:40 with Dr Lam, or Friday at 12:00."
+VET = (
+    "The vet can see Biscuit: Monday at 09:15 with Dr Osei, Tuesday at 16:40 with Dr Lam, or Friday at 12:00."
+)
 LESSONS = "Two teachers have space:\n- Ana, jazz piano, Thursdays\n- Tom, classical guitar, Saturdays"
 
 
 @pytest.mark.parametrize(
     ("text", "options"),
     [
-        (FLATS, ["a studio near the station, £900", "a two-bed with a garden, £1,250", "a loft by the canal, £1,100"]),
+        (
+            FLATS,
+            [
+                "a studio near the station, £900",
+                "a two-bed with a garden, £1,250",
+                "a loft by the canal, £1,100",
+            ],
+        ),
         (CAKES, ["lemon drizzle", "chocolate fudge", "carrot with walnuts"]),
         (
             VET,
