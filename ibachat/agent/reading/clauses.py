@@ -169,6 +169,34 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENT_SPLIT.split(text) if s and s.strip()]
 
 
+# A sentence asks when it ends with "?" or opens the way a question does, after a greeting or a lead-in
+# cut off by a colon, comma or dash ("hiya how do i stop my glasses steaming up", "random one: is it
+# octopi"): a wh-word with an auxiliary ("how do", "what's", "how long does"), or an auxiliary with its
+# subject ("is it", "should i", "do you"). "When I was eight, ..." and "what I want is ..." do not, nor
+# does a request or a suggestion ("can you ...", "can we do brief answers").
+_AUX = (
+    r"(?:is|are|was|were|am|do|does|did|can|could|should|would|will|shall|may|might|must|have|has|had)"
+    r"(?:n't)?"
+)
+_SUBJECT = r"(?:i|you|u|we|it|there|they|he|she|this|that|these|those|my|your|our|the|a|an|anyone|someone)"
+_LEAD_IN = (
+    r"^(?:(?:hi|hiya|hey|hello|morning|evening|ok|okay|so|right|um|erm|hmm|oh|also|and|but|quick|random|"
+    r"sorry|btw|anyway|question|q|one|another)\b[\s,!.:-]*)*"
+    r"|^[^:,;–—]{1,40}[:,;–—-]\s+"
+)
+_ASKING = re.compile(
+    rf"(?:{_LEAD_IN})(?:(?:how|what|wat|why|when|where|which|who|whose)(?:\s+(?:much|many)(?:\s+\w+)?|\s+(?:long|often|far|big|old|come|else)"
+    rf"|\s+(?:kind|sort) of(?:\s+\w+)?|\s+\w+\s+of)?(?:'?s|'re|\s+{_AUX}\b)"
+    rf"|(?!(?:can|could|would|will|wo|shall)(?:n't)?\s+(?:you|u|we)\b){_AUX}\s+(?:{_SUBJECT}\b|['\"‘“]))"
+)  # "can you ..." is a request of the assistant, not a question
+
+
+def is_question(sentence: str) -> bool:
+    """Whether a sentence asks something (lower-cased or not)."""
+    s = sentence.strip()
+    return s.endswith("?") or bool(_ASKING.match(s.lower()))
+
+
 _NEW_SUBJECT = (
     r"(?=(?:(?:honestly|also|then|now|yeah|really|just|actually|obviously|frankly|anyway|tbh|personally)\s+)*"
     r"(?:i|i'm|i've|i'd|i'll|we|we're|we've|we'd|my|our|he|she|they|he's|she's|they're|it's|that's|"

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ibachat.agent.alignment.schema_map import tool_vocabulary
-from ibachat.agent.reading.clauses import own_words, unquoted
+from ibachat.agent.reading.clauses import is_question, own_words, unquoted
 from ibachat.agent.reading.cues import AFFIRM, CLAIM, CORRECTION, DENY, ONE_OFF, UPDATE
 from ibachat.agent.reading.facts import (
     AVOID_WORDS,
@@ -322,7 +322,7 @@ def _user_events(
     replying = assistant is not None and bool(DENY.search(text) or CORRECTION.search(text))
     offered = {m.dimension for m in analyse(a_text, vocab=vocab)} if assistant is not None else set()
     for sentence, found in _read(said, vocab, a_text):
-        question = sentence.endswith("?")
+        question = is_question(sentence)
         for m in found:
             if m.polarity is None and _fragment(sentence) and (replying or m.dimension in offered):
                 m.polarity, m.strength, m.tags = 1, 1, {"answer"}  # "No no, a small portion." to an offer
@@ -334,7 +334,7 @@ def _user_events(
                 continue  # a question is never a wish ("what's a good breakfast for me?")
             mentions.append((m, sentence))
     for sentence in said:
-        if not sentence.endswith("?") or asks_the_assistant(sentence):
+        if not is_question(sentence) or asks_the_assistant(sentence):
             out += numbers(turn, sentence, extractor)
     out += facts(_unquoted(turn), extractor)  # casing kept, quotes out
     corrective = bool(CORRECTION.search(text)) or (assistant is not None and bool(DENY.search(text)))

@@ -19,7 +19,7 @@ from typing import Any
 
 from ibachat.agent.reading.about import has_subject, scope_of
 from ibachat.agent.reading.check import checked, kept_away, taken_back
-from ibachat.agent.reading.clauses import normalise, own_words, sentences
+from ibachat.agent.reading.clauses import is_question, normalise, own_words, sentences
 from ibachat.agent.reading.complaints import COMPLAINT_DIM, complained_subject, complaints
 from ibachat.agent.reading.cues import CORRECTION, UPDATE
 from ibachat.agent.reading.lexicon import STATES
@@ -234,7 +234,7 @@ def open_events(
             )
         )
     for sentence in sentences(own_words(said)):
-        if sentence.endswith("?") and not re.match(
+        if is_question(sentence) and not re.match(
             r"^(?:\w+[,\s]+)*?(?:can|could|would|will)\s+(?:you|your)\b", sentence
         ):
             continue  # a question states no amount or complaint of the user's

@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ibachat.agent.reading.clauses import clauses, normalise, own_words, sentences
+from ibachat.agent.reading.clauses import clauses, is_question, normalise, own_words, sentences
 from ibachat.agent.reading.cues import AFTER, BEFORE, DENY, NEGATORS, THIRD_PERSON
 from ibachat.agent.reading.offers import offered, picked
 from ibachat.agent.reading.polarity import OTHER_SUBJECT
@@ -552,7 +552,7 @@ def read_open(text: str, assistant_text: str = "", resolve: Resolve | None = Non
     if index is not None:
         out += choice_prefs(options, index, said)
     for sentence in sentences(said):
-        if sentence.endswith("?") and not _ASKS_ASSISTANT.match(sentence):
+        if is_question(sentence) and not _ASKS_ASSISTANT.match(sentence):
             continue  # a question is never a wish; a request of the assistant in question form is
         for _, clause in clauses(sentence):
             out += read_clause(clause, sentence)
