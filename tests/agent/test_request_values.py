@@ -405,3 +405,29 @@ def test_a_participle_after_the_listed_things_is_no_thing():
     schema = as_task_tool(get_tool("order_groceries"))["parameters"]
     values = _values(schema, "get groceries: oat milk, frozen peas, apples, delivered tomorrow evening")
     assert values.get("items") == ["oat milk", "frozen peas", "apples"], values
+
+
+RAFFLE = _schema(
+    {
+        "draw": {"type": "string"},
+        "quantity": {"type": "integer", "minimum": 1},
+        "seat_rows": {"type": "integer"},
+    },
+    ("draw", "quantity"),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "quantity"),
+    [
+        ("the strips go on sale today, grab me three for the spring draw", 3),
+        ("buy 4 for the school raffle", 4),
+        ("could you get us five for saturday's draw", 5),
+        ("buy tickets for the spring draw", None),
+        ("buy tickets for the draw at two", None),
+    ],
+)
+def test_a_count_whose_noun_is_left_unsaid_is_how_many(text, quantity):
+    got = stated_values(RAFFLE, text, NOW)
+    assert (got["quantity"].value if "quantity" in got else None) == quantity, got
+    assert "seat_rows" not in got

@@ -646,6 +646,8 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
         and not (m.nouns - {noun})
     ):
         return 1, a.value  # "two tickets" for a ticket tool's quantity
+    if not noun and not words and set(_split(name)) & {"quantity", "qty"} and not m.nouns:
+        return 1, a.value  # "get me two for the gig": how many of what the tool gives
     return 0, None
 
 

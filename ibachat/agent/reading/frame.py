@@ -479,6 +479,8 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
                 noun = ""  # "twice a week": times, per a week
             elif per or op != "=":
                 unit = "number"  # "under 90 a night", "max 120": a bound with no unit said
+            elif t.dep_ in ("dobj", "obj") and t.head.pos_ == "VERB" and t.i == k - 1:
+                pass  # "get me two for the gig": the count is the thing asked for, its noun left unsaid
             else:
                 i = max(j, i + 1)
                 continue
