@@ -48,3 +48,14 @@ def test_a_statement_or_a_request_is_no_question(sentence):
 def test_a_wish_said_after_the_question_in_another_sentence_is_kept():
     found = {(p.phrase, p.polarity) for p in read_open("how do i clean suede. i hate harsh sprays though")}
     assert any(phrase.startswith("harsh sprays") and pol == -1 for phrase, pol in found), found
+
+
+@pytest.mark.parametrize("text", ['from now on sign off with "…"', "stop saying '...' in replies"])
+def test_a_quoted_placeholder_names_no_word_to_use_or_avoid(text):
+    from datetime import datetime, timezone
+
+    from ibachat.agent.reading.facts import numbers
+    from memory.types import Turn
+
+    turn = Turn(1, "s", "user", text, datetime(2026, 1, 1, tzinfo=timezone.utc))
+    assert [e for e in numbers(turn, text, "rules") if e.dimension.startswith("text.")] == []

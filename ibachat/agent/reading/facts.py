@@ -113,9 +113,10 @@ def numbers(turn: Turn, sentence: str, extractor: str) -> list[PreferenceEvent]:
             out.append(event(turn, "price.max", m.group(2).replace(",", ""), "stated", **kw))
     for m in AVOID_WORDS.finditer(sentence):
         word = (m.group(1) or m.group(2) or "").strip()
-        if word:
+        if re.search(r"\w", word):  # a placeholder ("...") names no word
             out.append(event(turn, "text.avoid_words", word, "stated", polarity=-1, **kw))
     for m in USE_WORDS.finditer(sentence):
-        if not re.search(r"\b(?:don't|never|stop|no more)\s+$", sentence[: m.start()] + " "):
+        said_not = re.search(r"\b(?:don't|never|stop|no more)\s+$", sentence[: m.start()] + " ")
+        if not said_not and re.search(r"\w", m.group(1)):
             out.append(event(turn, "text.use_words", m.group(1).strip(), "stated", **kw))
     return out
