@@ -59,3 +59,18 @@ def test_a_quoted_placeholder_names_no_word_to_use_or_avoid(text):
 
     turn = Turn(1, "s", "user", text, datetime(2026, 1, 1, tzinfo=timezone.utc))
     assert [e for e in numbers(turn, text, "rules") if e.dimension.startswith("text.")] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["no thanks, the lift's fine", "no worries, ill sort the parking myself", "no wait, i got that wrong"],
+)
+def test_a_set_reply_after_no_refuses_nothing(text):
+    from datetime import datetime, timezone
+
+    from ibachat.agent.reading.open_events import open_events
+    from memory.types import Turn
+
+    assert read_open(text) == []
+    turn = Turn(1, "s", "user", text, datetime(2026, 1, 1, tzinfo=timezone.utc))
+    assert [e.value for e in open_events(turn, "")] == []

@@ -90,12 +90,14 @@ def _the_state_itself(p: Any) -> bool:
 
 def _kept_away(prefs: list, raw: str) -> list:
     """ "No X" wishes the cue tables did not find, one per thing ("no running and no cycling")."""
-    from ibachat.agent.reading.open_prefs import OpenPref
+    from ibachat.agent.reading.open_prefs import OpenPref, interjections
 
     have = {p.phrase for p in prefs}
     out = []
     for sentence in sentences(own_words(normalise(raw))):
         for thing in kept_away(sentence):
+            if thing.strip().lower() in interjections():
+                continue  # "no thanks": a reply, not a thing refused
             if not any(thing in h or h in thing for h in have):
                 out.append(OpenPref(thing, -1, 2, sentence, "cue", tags={"cue=no"}))
                 have.add(thing)

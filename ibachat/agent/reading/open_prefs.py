@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 
 from ibachat.agent.reading.clauses import clauses, is_question, normalise, own_words, sentences
 from ibachat.agent.reading.cues import AFTER, BEFORE, DENY, NEGATORS, THIRD_PERSON
@@ -272,9 +273,18 @@ _FUNCTION = frozenset(
 def _usable(phrase: str) -> bool:
     if not phrase or len(phrase) < 3 or _PRONOUN_ONLY.match(phrase) or "«" in phrase:
         return False
+    if phrase.strip().lower() in interjections():
+        return False  # "no thanks", "no worries": a reply, not a thing refused
     if _DURATION.fullmatch(phrase.strip()) or _a_time(phrase):
         return False  # "next few weeks", "month": when, not a thing wanted
     return any(len(w) >= 3 and w not in _FUNCTION for w in re.findall(r"[a-z][a-z'-]*", phrase))
+
+
+@cache
+def interjections() -> frozenset[str]:
+    from ibachat.agent.data import word_classes
+
+    return word_classes("interjections")["words"]
 
 
 def _negated_before(clause: str, start: int) -> bool:
