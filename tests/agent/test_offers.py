@@ -168,3 +168,43 @@ def test_a_pick_by_description_is_settled_by_meaning(tmp_path, minilm):
 def test_a_refusal_fills_nothing(tmp_path, minilm):
     call = _act(tmp_path, minilm, "none of those, i'll ring them myself")
     assert "package" not in call.arguments
+
+
+PODCAST = {
+    "name": "publish_episode",
+    "description": "Publish a podcast episode",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "title": {
+                "type": "string",
+                "enum": ["Hills", "Why Hills Hurt: Notes From The Back", "Gradients"],
+            },
+        },
+        "required": ["title"],
+    },
+}
+
+
+def test_a_title_among_offered_ones_is_the_pick_not_the_request_words(tmp_path, minilm):
+    history = History(seed=12).noise(6, 0, 20)
+    history.say(
+        7,
+        ("user", "name my episode about cycling up hills"),
+        (
+            "assistant",
+            "Three ideas: (a) 'Hills', (b) 'Why Hills Hurt: Notes From The Back', (c) 'Gradients'.",
+        ),
+        ("user", "the long one, it's funnier"),
+        ("assistant", "Good choice."),
+    )
+    memory = Memory.open(tmp_path / "m", embedder=minilm, fsync=False)
+    try:
+        ingest(memory, history.records())
+        out = Planner(memory).act("put the cycling episode up", now=history.at(9, 10), tools=[PODCAST])
+    finally:
+        memory.close()
+    assert (
+        out.tool_call is not None
+        and out.tool_call.arguments.get("title") == "Why Hills Hurt: Notes From The Back"
+    )

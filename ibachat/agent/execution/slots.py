@@ -133,8 +133,8 @@ _CONTENT_WORDS = frozenset(
 def is_content(name: str, prop: dict[str, Any] | None = None) -> bool:
     """A parameter whose value is what the request says (its content), not a name it must give. A
     parameter with a list of values is a choice among them ("title" among offered titles), never content."""
-    if prop and (prop.get("enum") or (prop.get("items") or {}).get("enum")):
-        return False
+    if prop and prop.get("enum"):
+        return False  # (a list of them, "topics", takes the values the request names)
     words = set(re.split(r"[_\W]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()))
     return bool(words & _CONTENT_WORDS)
 
