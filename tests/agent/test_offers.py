@@ -101,6 +101,61 @@ def test_a_refusal_or_a_negated_reference_takes_nothing(text, reply):
     assert found is None or found.index is None and found.how != "described"
 
 
+PLUMBER = "Would you like the plumber on Tuesday morning or on Thursday after 4?"
+SURVEY = "I can do the survey by phone, by video call, or in person at the branch."
+DEPOSITS = (
+    "I can hold the van at Hertz (£60/day, £300 deposit), Sixt (£52/day, £500 deposit), "
+    "or Enterprise (£58/day, £250 deposit)."
+)
+GYMS = "For the swim sessions: either Parkside Leisure on the 4th or the Lido on the 12th?"
+TRADES = "Three builders can quote: Oak & Sons (4.1★, 8 miles), Brickwise (4.8★, 3 miles) or HomeFix (4.5★, 12 miles)?"
+LIFTS = "Shall I book the airport run as a shared shuttle or as a private car that waits for you?"
+
+
+@pytest.mark.parametrize(
+    ("text", "options"),
+    [
+        (PLUMBER, ["on Tuesday morning", "on Thursday after 4"]),
+        (SURVEY, ["by phone", "by video call", "in person at the branch"]),
+        (GYMS, ["Parkside Leisure on the 4th", "the Lido on the 12th"]),
+    ],
+)
+def test_alternatives_joined_by_or_are_an_offer_in_a_turn_that_asks_or_offers(text, options):
+    offer = offered(text)
+    assert offer is not None and offer.options == options
+
+
+@pytest.mark.parametrize(
+    ("text", "reply", "index"),
+    [
+        (DEPOSITS, "option b, the car's cheaper per day", 1),
+        (DEPOSITS, "the middle one", 1),
+        (DEPOSITS, "whichever has the lowest deposit", 2),
+        (GYMS, "whichever's sooner", 0),
+        (TRADES, "the best rated one", 1),
+        (TRADES, "the nearest one, obviously", 1),
+        (SURVEY, "video, i'm not leaving the house", 1),
+        (LIFTS, "the one where i don't have to share", 1),
+    ],
+)
+def test_a_reply_takes_an_option_by_its_measure_or_its_own_words(text, reply, index):
+    found = picked(reply, offered(text))
+    assert found is not None and found.index == index, found
+
+
+@pytest.mark.parametrize(
+    ("text", "reply"),
+    [
+        (DEPOSITS, "what's the difference between them"),
+        (TRADES, "let me check with my partner first, she dealt with the last builder"),
+        (SURVEY, "i'll think about it"),
+    ],
+)
+def test_a_question_or_a_choice_put_off_takes_nothing(text, reply):
+    found = picked(reply, offered(text))
+    assert found is None or found.index is None and found.how != "described"
+
+
 def test_a_description_is_left_to_meaning():
     found = picked("the one where the dog can run about outside", offered(FLATS))
     assert found is not None and found.index is None and found.how == "described"

@@ -187,6 +187,7 @@ _LEAD_IN = (
 _ASKING = re.compile(
     rf"(?:{_LEAD_IN})(?:(?:how|what|wat|why|when|where|which|who|whose)(?:\s+(?:much|many)(?:\s+\w+)?|\s+(?:long|often|far|big|old|come|else)"
     rf"|\s+(?:kind|sort) of(?:\s+\w+)?|\s+\w+\s+of)?(?:'?s|'re|\s+{_AUX}\b)"
+    rf"|(?:which|what|whose)\s+[a-z]+\s+{_AUX}\b"
     rf"|(?!(?:can|could|would|will|wo|shall)(?:n't)?\s+(?:you|u|we)\b){_AUX}\s+(?:{_SUBJECT}\b|['\"‘“]))"
 )  # "can you ..." is a request of the assistant, not a question
 
