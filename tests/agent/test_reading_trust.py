@@ -206,8 +206,8 @@ def test_a_thing_in_lower_case_is_no_person_the_statement_is_about(sentence, sco
     [
         ("talks that run past 45 minutes", [(45, ">=")]),
         ("I won't go beyond £150 a night", [(150, "<=")]),
-        ("meet at half past 6", [(6, "=")]),  # a clock's "past" is no bound
-        ("ten past 9 works", []),
+        ("meet at half past 6", [(6.5, "=")]),  # a clock's "past" is no bound (and the clock is 6:30)
+        ("ten past 9 works", [(9 + 10 / 60, "=")]),
     ],
 )
 def test_past_and_beyond_bound_an_amount_with_a_unit_only(said, expected):

@@ -16,7 +16,7 @@ from typing import Any
 
 from ibachat.agent.alignment.grounding import Embed
 from ibachat.agent.alignment.open_plan import ground_tool
-from ibachat.agent.alignment.quantity_plan import ground_numbers
+from ibachat.agent.alignment.quantity_plan import ground_clock_bounds, ground_numbers
 from ibachat.agent.alignment.resolve import Decision, Domain, Resolution, resolve
 from ibachat.agent.alignment.schema_map import EXACT, NUMERIC_DIMS, Param, bindings, map_event, params
 from ibachat.agent.alignment.text_plan import text_constraints
@@ -395,6 +395,7 @@ def build_plan(
             ground_tool(plan, tool, live, now, embed, task)
         past_values = [e for e in res.events.values() if e.dimension.startswith("param:")]  # for complaints
         ground_numbers(plan, tool, live + past_values, now, embed, task)
+        ground_clock_bounds(plan, tool, live, now, embed)
     else:
         res, origin = _text_resolution(task, events, now, superseded)
         plan.text = _text_directives(res)

@@ -121,11 +121,14 @@ def ground_numbers(
         return
     texts = {p.name: param_text(p.name, p.schema) for p, _ in numeric}
 
-    def sims(sentence: str, names: list[str]) -> list[float]:
+    def sims(sentence: str, names: list[str], clause: str = "") -> list[float]:
+        """How near each parameter is to what was said: the sentence, or the clause that holds the
+        amount ("nothing over three and a half hours door to door", without "or my back seizes up")."""
         if embed is None or not names:
             return [1.0 / (1 + i) for i in range(len(names))]
-        mat = embed([sentence] + [texts[n] for n in names])
-        return [float(v @ mat[0]) for v in mat[1:]]
+        said = [sentence] + ([clause] if clause and clause != sentence else [])
+        mat = embed(said + [texts[n] for n in names])
+        return [max(float(v @ mat[k]) for k in range(len(said))) for v in mat[len(said) :]]
 
     # 1. the request's own amounts, as ``request_values`` reads them in the whole schema: certain
     from ibachat.agent.alignment.request_values import stated_values, tool_about
@@ -162,7 +165,7 @@ def ground_numbers(
         fitting = [(e, q) for e, q in said if _fits(q, m)]
         for e, q in fitting:
             others = [o.name for o, om in numeric if _fits(q, om)]
-            scores = sims(e.subject or e.value, others)
+            scores = sims(e.subject or e.value, others, _clause_of(e))
             best = others[max(range(len(others)), key=lambda i: scores[i])]
             if best != p.name or max(scores) < BEAR_MIN_SIM:
                 continue
@@ -173,6 +176,67 @@ def ground_numbers(
             pd.chosen = pd.minimum if pd.minimum is not None else pd.maximum
             if p.kind == "integer" and pd.chosen is not None:
                 pd.chosen = int(round(pd.chosen))
+
+
+_BREAK = re.compile(
+    r"[,;:.!?]|\b(?:and|or|but|so|because|cos|since|though)\s+(?=(?:i|i'm|my|it|it's|we|they|he|she|the|that)\b)"
+)
+
+
+def _clause_of(e: PreferenceEvent) -> str:
+    """The stretch of an amount's sentence between the breaks around the amount (its words are in the
+    event's reason): "nothing over three and a half hours door to door", not "or my back seizes up"."""
+    span = e.reason.split("amount: ", 1)[1].split(";")[0].strip() if "amount: " in e.reason else ""
+    text = (e.subject or "").lower()
+    at = text.find(span.lower()) if span else -1
+    if at < 0:
+        return ""
+    start = max((m.end() for m in _BREAK.finditer(text, 0, at)), default=0)
+    stop = next((m.start() for m in _BREAK.finditer(text, at + len(span))), len(text))
+    return text[start:stop].strip()
+
+
+# a clock parameter whose name says it is a bound ("depart_after", "latest_start"): the user's bound is
+# its value
+_CLOCK_FLOOR = re.compile(r"(?:^|_)(?:after|earliest|from|not_before|no_earlier_than)(?:_|$)")
+_CLOCK_CEILING = re.compile(r"(?:^|_)(?:before|latest|until|by|no_later_than)(?:_|$)")
+
+
+def ground_clock_bounds(
+    plan: Any, tool: dict[str, Any], events: list[PreferenceEvent], now: datetime, embed: Embed | None
+) -> None:
+    """Fill a clock parameter named for a bound ("depart_after": HH:MM) from the user's own bound on the
+    hour ("nothing that leaves before quarter to nine": at or after 08:45), when it bears on it."""
+    for p in params(tool):
+        prop = p.schema
+        pd = plan.params.get(p.name)
+        if pd is None or pd.chosen is not None or pd.source not in ("none", "", "default"):
+            continue
+        clock = prop.get("type") == "string" and (
+            "[0-5][0-9]" in str(prop.get("pattern") or "")
+            or re.search(r"\bHH:MM\b", str(prop.get("description")))
+        )
+        name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", p.name).lower()
+        op = ">=" if _CLOCK_FLOOR.search(name) else "<=" if _CLOCK_CEILING.search(name) else ""
+        if not clock or not op:
+            continue
+        said = [
+            (e, q)
+            for e in sorted(events, key=lambda e: e.valid_from)
+            if e.dimension == NUMBER_DIM and e.speaker == "user" and e.valid_from <= now
+            and (e.valid_until is None or now < e.valid_until)
+            for q in [_parse(e.value)]
+            if q is not None and q.unit == "hour" and q.op == op
+        ]  # fmt: skip
+        said = [pair for pair, ok in zip(said, in_scope([e.subject for e, _ in said], tool, embed)) if ok]
+        if not said:
+            continue
+        e, q = said[-1]  # the later word wins
+        h = int(q.value) % 24
+        m = int(round((q.value - int(q.value)) * 60))
+        pd.chosen, pd.source, pd.certain = f"{h:02d}:{m:02d}", "open", False
+        pd.reason = f"you said {(e.subject or e.value)[:80]!r}"
+        pd.evidence = sorted(t for t in e.evidence if t)
 
 
 def _apply(

@@ -47,11 +47,12 @@ from memory.types import Turn
 
 Context = Callable[[Turn], list[Turn]]
 
+# (said to the assistant: "pretend to be my bank"; not the user of themselves: "i won't pretend to be")
 INJECTION = re.compile(
     r"\b(?:ignore|disregard|forget|override|bypass|discard)\s+(?:all\s+|any\s+|the\s+|my\s+|your\s+|these\s+|those\s+|of\s+)*"
     r"(?:previous|prior|earlier|above|preceding|existing|other|stored|saved|remembered|old|past|system)?\s*"
     r"(?:instructions?|preferences?|rules?|prompts?|settings?|guidelines?|directions?|context|memor(?:y|ies)|constraints?|restrictions?)\b"
-    r"|\b(?:you are now|from now on you (?:are|will|must)|act as (?:an?|the)\b|pretend (?:to be|you are)|new instructions?\s*:|"
+    r"|\b(?:you are now|from now on you (?:are|will|must)|act as (?:an?|the)\b|(?:^|[.,;:!?]\s*|\b(?:please|now|just|you|and|so)\s+)pretend (?:to be|you are)|new instructions?\s*:|"
     r"system prompt|system message|developer mode|jailbreak)"
     r"|(?:^|\s)(?:system|assistant)\s*:|<\|?(?:im_start|system|inst)\|?>|\[/?inst\]|#{2,}\s*instruction"
 )

@@ -270,7 +270,7 @@ def open_events(
                 continue  # "a 5 minute alert is useless, give me half an hour": the later amount replaces it
             if q.op == "=" and not stance:
                 continue  # "convert 150 euros" is a question about an amount, not a wish for one
-            if any(q.span in phrase for phrase in avoided):  # "not ... more than two hours": at most two
+            if not q.turned and any(q.span in phrase for phrase in avoided):  # "no ... more than two hours"
                 if q.op == "=":
                     continue
                 q = dataclasses.replace(q, op="<=" if q.op == ">=" else ">=")

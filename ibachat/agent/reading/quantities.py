@@ -23,9 +23,18 @@ _WORDS = {
 _NUM = r"(?:\d+(?:[.,]\d+)?|" + "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=True)) + r")"
 _DURATION = re.compile(
     rf"(?<![\w'])(?:(?P<n>three quarters of an?|{_NUM}\s+and\s+a\s+half|{_NUM}|half an?|half|a quarter of an?|quarter of an?)[\s-]*"
-    r"(?P<u>minutes?|mins?|hours?|hrs?|days?|weeks?)\b|(?P<d>\d+(?:[.,]\d+)?)\s?(?P<hu>h|hr|min)\b)"
-    r"(?:\s+and\s+a\s+half)?"
+    r"(?:(?:good|solid|full|whole|clear|bare)\s+)?(?P<u>minutes?|mins?|hours?|hrs?|days?|weeks?|fortnights?)\b|(?P<d>\d+(?:[.,]\d+)?)\s?(?P<hu>h|hr|min)\b)"
+    r"(?:\s+and\s+(?:a\s+half|a\s+quarter|three\s+quarters))?"
 )
+_HOURS = {
+    w: i + 1 for i, w in enumerate("one two three four five six seven eight nine ten eleven twelve".split())
+}
+# "quarter to nine", "ten past 6", "half past eight": a clock said in words
+_CLOCK_WORDS = re.compile(
+    r"\b(?P<m>quarter|half|five|ten|twenty|twenty-five|\d{1,2})\s+(?:minutes\s+)?(?P<rel>past|to)\s+"
+    rf"(?P<h>\d{{1,2}}|{'|'.join(_HOURS)})\b"
+)
+_MINUTE_WORDS = {"quarter": 15, "half": 30, "five": 5, "ten": 10, "twenty": 20, "twenty-five": 25}
 _CLOCK = re.compile(r"(?P<n>\d{1,2})(?::(?P<m>\d{2}))?\s*(?P<ap>am|pm|a\.m\.|p\.m\.|o'clock)?")
 _MONEY = re.compile(
     r"(?P<cur>[$€£¥])\s?(?P<n>\d+(?:[.,]\d+)?)|"
@@ -41,11 +50,12 @@ _DISTANCE = re.compile(
 )
 _LOWER = re.compile(
     r"(?:after|from|no earlier than|not before|at least|min(?:imum)?|more than|over|above|starting(?: at)?|"
-    r"later than|upwards of|or more|\+)\s*$"
+    r"later than|longer than|bigger than|larger than|heavier than|further than|farther than|upwards of|or more|\+)\s*$"
 )
 _UPPER = re.compile(
     r"(?:before|by|until|till|no later than|not after|under|below|less than|at most|no more than|up to|max(?:imum)?|"
-    r"within|tops|cheaper than|earlier than|or less|or under|or fewer|fewer than|not over|not more than)\s*$"
+    r"within|tops|cheaper than|earlier than|shorter than|smaller than|lighter than|closer than|nearer than|"
+    r"or less|or under|or fewer|fewer than|not over|not more than)\s*$"
 )
 _PAST = re.compile(r"\b(?:past|beyond)\s*$")
 _AFTER_LOWER = re.compile(r"^\s*(?:or (?:more|later|above|over)|\+|and up|minimum|at least|plus)\b")
@@ -66,6 +76,7 @@ class Quantity:
     op: str  # ">=" | "<=" | "="
     span: str  # the words, as said
     noun: str = ""  # for counts: what is counted ("people", "nights")
+    turned: bool = False  # its bound was turned round by a negation before it ("nothing over 2 hours")
 
 
 def _number(word: str) -> float | None:
@@ -85,11 +96,18 @@ def _number(word: str) -> float | None:
 
 
 _NEGATED = re.compile(
-    r"\b(?:won't|wont|don't|dont|not|never|no|can't|cannot|wouldn't|shouldn't)\b(?:\s+\w+){0,2}\s*$"
+    r"\b(?:won't|wont|don't|dont|not|never|no|nothing|none|nowhere|can't|cannot|wouldn't|shouldn't)\b(?:\s+\w+){0,2}\s*$"
+    # "i'm not getting on anything that leaves before 9": the negation reaches into what "anything" says
+    r"|\b(?:won't|wont|don't|dont|not|never|can't|cannot|wouldn't)\b[^.,;!?]{0,30}\b(?:anything|any)\b[^.,;!?]{0,30}$"
 )
 
 
 def _op(text: str, start: int, end: int, default: str = "=") -> str:
+    return _bound(text, start, end, default)[0]
+
+
+def _bound(text: str, start: int, end: int, default: str = "=") -> tuple[str, bool]:
+    """The comparator of the amount at ``start:end``, and whether a negation turned it round."""
     before = text[max(0, start - 22) : start]
     after = text[end : end + 32]
     lower, upper = _LOWER.search(before), _UPPER.search(before)
@@ -100,15 +118,15 @@ def _op(text: str, start: int, end: int, default: str = "=") -> str:
     found = lower or upper
     if found is not None:
         op = ">=" if lower else "<="
-        lead = text[max(0, start - 22 - 24) : max(0, start - 22) + found.start()]
+        lead = text[max(0, start - 22 - 64) : max(0, start - 22) + found.start()]
         if _NEGATED.search(lead) and not re.match(r"(?:no|not)\b", found.group(0)):
-            op = "<=" if op == ">=" else ">="  # "won't go over 95": at most 95
-        return op
+            return ("<=" if op == ">=" else ">="), True  # "won't go over 95": at most 95
+        return op, False
     if _AFTER_LOWER.match(after):
-        return ">="
+        return ">=", False
     if _AFTER_UPPER.match(after):
-        return "<="
-    return default
+        return "<=", False
+    return default, False
 
 
 def quantities(text: str, raw: str = "") -> list[Quantity]:
@@ -137,9 +155,19 @@ def quantities(text: str, raw: str = "") -> list[Quantity]:
             continue
         u = m.group("u") or m.group("hu")
         factor = (
-            60 if u.startswith(("h",)) else 1440 if u.startswith("d") else 10080 if u.startswith("w") else 1
+            60
+            if u.startswith(("h",))
+            else 1440
+            if u.startswith("d")
+            else 10080
+            if u.startswith("w")
+            else 20160
+            if u.startswith("f")
+            else 1
         )
-        minutes = n * factor + (30 if m.group(0).endswith("and a half") and factor == 60 else 0)
+        part = {"and a half": 0.5, "and a quarter": 0.25, "and three quarters": 0.75}
+        extra = next((v for k, v in part.items() if m.group(0).endswith(k)), 0.0)
+        minutes = (n + extra) * factor  # "an hour and a quarter": 75 minutes
         out.append(Quantity(minutes, "minutes", _op(t, m.start(), m.end()), m.group(0)))
         taken.append(m.span())
     for m in _PERCENT.finditer(t):
@@ -159,6 +187,15 @@ def quantities(text: str, raw: str = "") -> list[Quantity]:
         if n is not None and free(m.start(), m.end()):
             out.append(Quantity(n, "count", _op(t, m.start(), m.end()), m.group(0), m.group("u")))
             taken.append(m.span())
+    for m in _CLOCK_WORDS.finditer(t):
+        word, rel = m.group("m"), m.group("rel")
+        mins = _MINUTE_WORDS[word] if word in _MINUTE_WORDS else int(word)
+        hour = _HOURS.get(m.group("h")) or int(m.group("h"))
+        if not free(m.start(), m.end()) or hour > 24 or mins >= 60 or (word == "half" and rel == "to"):
+            continue  # ("half to" is no clock)
+        value = hour + mins / 60 if rel == "past" else hour - 1 + (60 - mins) / 60
+        out.append(Quantity(value, "hour", _op(t, m.start(), m.end()), m.group(0)))
+        taken.append(m.span())
     for m in _CLOCK.finditer(t):
         if not free(m.start(), m.end()) or (m.start() > 0 and t[m.start() - 1].isdigit()):
             continue
@@ -189,4 +226,8 @@ def quantities(text: str, raw: str = "") -> list[Quantity]:
         for m in re.finditer(rf"\b{word}\b", t):
             if free(m.start(), m.end()):
                 out.append(Quantity(12.0, "hour", _op(t, m.start(), m.end()), word))
+    for k, q in enumerate(out):  # which bounds a negation already turned round (read once, here)
+        at = t.find(q.span)
+        if at >= 0 and _bound(t, at, at + len(q.span))[1]:
+            out[k] = Quantity(q.value, q.unit, q.op, q.span, q.noun, True)
     return out
