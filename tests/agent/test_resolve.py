@@ -96,7 +96,8 @@ def test_rejections_exclude_values_until_asked_again():
     res = resolve([rej], at(10), domains={"travel.seat": SEAT})
     d = res.decisions["travel.seat"]
     assert d.avoid == ["aisle"] and "aisle" not in d.allowed
-    assert d.chosen == "window"  # 'any' could give the rejected aisle: a specific value instead
+    # 'any' could give the rejected aisle, and nothing tells window from middle: asked, not picked
+    assert d.chosen is None and d.allowed == ["window", "middle"]
     again = ev("travel.seat", "aisle", 20, kind="asked")
     d2 = resolve([rej, again], at(30), domains={"travel.seat": SEAT}).decisions["travel.seat"]
     assert d2.chosen == "aisle" and d2.avoid == []

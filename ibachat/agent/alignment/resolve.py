@@ -295,6 +295,8 @@ def _decide(
     if d.chosen is None and d.avoid and domain is not None and d.allowed:
         d.chosen, note = _fallback(domain, d)
         d.reason = "; ".join(filter(None, [d.reason, note]))
+        if d.chosen is None and any(v not in GENERIC for v in d.allowed):
+            d.allowed = [v for v in d.allowed if v not in GENERIC]  # "any" could give what is avoided
     if d.chosen is None and d.prefer:
         d.chosen = next((v for v in d.prefer if v not in d.avoid), None)
     if d.avoid and not d.reason:
@@ -455,9 +457,10 @@ def _fallback(domain: Domain, d: Decision) -> tuple[str | None, str]:
     specific = [v for v in allowed if v not in GENERIC]
     if domain.default in allowed and domain.default not in GENERIC:
         return domain.default, "the default, which is allowed"
-    if specific and len(specific) < len(domain.values):
+    if len(specific) == 1 and any(v in GENERIC for v in domain.values):
+        # "any" could give what is avoided, and one specific value is left: that one
         return specific[0], f"{_label(specific[0])}: a specific value, since 'any' could give what is avoided"
-    return None, ""
+    return None, ""  # several are left and nothing tells them apart: asked, not picked
 
 
 def _key_label(key: str) -> str:
