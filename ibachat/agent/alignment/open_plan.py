@@ -139,6 +139,7 @@ def ground_tool(
             continue
         if param.kind == "enum" and len(param.labels) >= 2:
             out_of_bounds = _label_bounds(param.labels, events, now, embed, task)
+            out_of_bounds |= _parts_of_day(param.labels, near)
             found = choose_enum(param.labels, near, embed, task=task, about=about, exclude=out_of_bounds)
             if found is None:
                 continue
@@ -336,6 +337,40 @@ def _label_bounds(
     # every value breaks the bound: the one that breaks it least is what the bound still asks for
     least = min(over.values())
     return {i for i, gap in over.items() if gap > least * 1.05}
+
+
+# the parts of the day a wish may name, as hours (closed class): "daytime flights only" rules out a value
+# whose own hours ("evening (18:00-23:00)") lie outside them
+_PARTS_OF_DAY = {
+    "morning": (5, 12), "mornings": (5, 12), "afternoon": (12, 18), "afternoons": (12, 18),
+    "evening": (18, 23), "evenings": (18, 23), "night": (21, 29), "nights": (21, 29), "overnight": (23, 29),
+    "daytime": (6, 18), "day-time": (6, 18), "daylight": (6, 18), "lunchtime": (11, 14),
+}  # fmt: skip
+_HOURS_SPAN = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*[-–]\s*(\d{1,2})(?::(\d{2}))?\b")
+
+
+def _parts_of_day(labels: Sequence[str], wishes: Sequence[Wish]) -> set[int]:
+    """Values whose own hours lie outside the part of the day a wish names (or inside one it avoids)."""
+    spans: dict[int, tuple[float, float]] = {}
+    for i, label in enumerate(labels):
+        m = _HOURS_SPAN.search(str(label))
+        if m:
+            a = int(m.group(1)) + int(m.group(2) or 0) / 60
+            b = int(m.group(3)) + int(m.group(4) or 0) / 60
+            spans[i] = (a, b if b > a else b + 24)
+    if len(spans) < 2:
+        return set()
+    out: set[int] = set()
+    for w in wishes:
+        for word in re.findall(r"[a-z-]+", w.phrase.lower()):
+            part = _PARTS_OF_DAY.get(word)
+            if part is None:
+                continue
+            for i, (a, b) in spans.items():
+                inside = max(0.0, min(b, part[1]) - max(a, part[0])) / max(b - a, 1e-9)
+                if (w.polarity > 0 and inside < 0.5) or (w.polarity < 0 and inside >= 0.5):
+                    out.add(i)
+    return out if len(out) < len(labels) else set()
 
 
 UPDATE_KINDS = ("stated", "updated", "corrected", "asked", "state", "rejected")

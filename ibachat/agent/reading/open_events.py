@@ -37,6 +37,7 @@ _STATE_SENTENCE = re.compile(
 )
 
 _KIND = {"choice": "chose", "passed-over": "rejected", "declined": "rejected"}
+_FAVOURITE = re.compile(r"\bmy (?:\w+[ -])?(?:\w+ )?(?:fave|fav|favourite|favorite)\b")
 _CONFIDENCE = {3: 0.8, 2: 0.65, 1: 0.5}
 
 
@@ -206,10 +207,12 @@ def open_events(
     for p in prefs:
         changed = any("update" in q.tags for q in prefs)  # "fish is back ... still no meat": one update
         kind = "updated" if changed and p.how == "cue" else _KIND.get(p.how, kind_all)
-        until = None if p.how in _KIND else _state_until(p.sentence, turn.time)  # a pick is no state
-        if until is None and p.how not in _KIND and is_open_temporary(p.sentence):
+        # a pick is no state, nor is a favourite ("this weekend ... anchovy pizza, my absolute fave")
+        lasting = p.how in _KIND or (p.polarity > 0 and _FAVOURITE.search(p.sentence) is not None)
+        until = None if lasting else _state_until(p.sentence, turn.time)
+        if until is None and not lasting and is_open_temporary(p.sentence):
             until = turn.time + timedelta(days=open_days(p.sentence))
-        if until is None and p.how not in _KIND and _STATE_SENTENCE.search(p.sentence):
+        if until is None and not lasting and _STATE_SENTENCE.search(p.sentence):
             until = whole_end or turn.time + timedelta(days=OPEN_STATE_DAYS)
         if until is not None and until <= turn.time:
             until = None

@@ -132,6 +132,13 @@ STANCE_AFTER: list[tuple[str, int, int]] = [
         -1,
         3,
     ),
+    # "anchovy and olive pizza, my absolute fave"; "daytime flights only"
+    (
+        r"(?:is |are |'s )?my (?:absolute |all[- ]time |total |forever )?(?:fave|fav|favourite|favorite)\b",
+        1,
+        3,
+    ),
+    (r"(?:only|exclusively)(?=\s*(?:please|pls|from now on|now|these days|for me)?\s*$)", 1, 2),
 ]
 # "X over Y", "X rather than Y": the right-hand side is passed over.
 _OVER = re.compile(
@@ -155,7 +162,8 @@ _NOT_ADJECTIVE = frozenset(
     "usually something anything nothing everything someone".split()
 )
 _LEAD = re.compile(
-    r"^(?:(?:to|of|for|in|on|about|with|at|into|towards?|by|the|a|an|some|any|all|those|these|that|this|my|"
+    r"^(?:(?:to|of|for|in|on|about|with|at|into|towards?|by|the|a|an|some|any|all|those|these|that|this|my|is|are|"
+    r"finally|honestly|obviously|definitely|probably|actually|basically|literally|"
     r"more|most|really|very|anything|something|things|stuff|being|having|doing|getting|using|like|such as|"
     r"especially|mainly|mostly|just|only|also|even|kind of|sort of|type of|types of|kinds of)\s+)+"
 )
@@ -522,6 +530,38 @@ def _split_contrast(rest: str, pol: int, strength: int, sentence: str, how: str)
     return out
 
 
+_APPOSED_FAVOURITE = re.compile(
+    r"(?P<thing>[^,;:.!?]{3,80}),\s*(?:it's |that's )?my (?:absolute |all[- ]time |total |forever )?"
+    r"(?:fave|fav|favourite|favorite)\b"
+)
+
+
+_IN_NOUN_PHRASE = frozenset({"NOUN", "PROPN", "ADJ", "NUM", "CCONJ", "DET", "PART"})
+
+
+def _last_noun_phrase(text: str) -> str:
+    """The noun phrase that ends ``text`` (what an apposition after it is said of): the run of nouns,
+    adjectives and their coordination before it, by the tagger ("repainting the hall in sage green":
+    "sage green"; "so finally anchovy and olive pizza": "anchovy and olive pizza")."""
+    from ibachat.agent.reading.parse import parse
+
+    doc = parse(text.strip())
+    end = len(doc)
+    while end and doc[end - 1].is_punct:
+        end -= 1
+    start = end
+    while start and doc[start - 1].pos_ in _IN_NOUN_PHRASE and doc[start - 1].tag_ != "POS":
+        if doc[start - 1].pos_ == "DET":
+            start -= 1
+            break
+        start -= 1
+    while start < end and doc[start].pos_ == "CCONJ":
+        start += 1
+    if not any(t.pos_ in ("NOUN", "PROPN") for t in doc[start:end]):
+        return ""
+    return doc[start:end].text
+
+
 def choice_prefs(options: list[str], index: int, said: str) -> list[OpenPref]:
     """The option taken as a choice, the others as passed over."""
 
@@ -564,6 +604,10 @@ def read_open(text: str, assistant_text: str = "", resolve: Resolve | None = Non
     for sentence in sentences(said):
         if is_question(sentence) and not _ASKS_ASSISTANT.match(sentence):
             continue  # a question is never a wish; a request of the assistant in question form is
+        for m in _APPOSED_FAVOURITE.finditer(sentence):  # "anchovy and olive pizza, my absolute fave"
+            thing = clean(_last_noun_phrase(m.group("thing")))
+            if _usable(thing):
+                out.append(OpenPref(thing, 1, 3, sentence, "cue"))
         for _, clause in clauses(sentence):
             out += read_clause(clause, sentence)
         if any(p.sentence == sentence for p in out):
