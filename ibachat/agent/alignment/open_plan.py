@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ibachat.agent import data
 from ibachat.agent.alignment.grounding import (
     CERTAIN_MARGIN,
     DEFAULT_MARGIN,
@@ -339,18 +340,18 @@ def _label_bounds(
     return {i for i, gap in over.items() if gap > least * 1.05}
 
 
-# the parts of the day a wish may name, as hours (closed class): "daytime flights only" rules out a value
+# the parts of the day a wish may name, as hours (data/parts_of_day.json): "mornings only" rules out a value
 # whose own hours ("evening (18:00-23:00)") lie outside them
-_PARTS_OF_DAY = {
-    "morning": (5, 12), "mornings": (5, 12), "afternoon": (12, 18), "afternoons": (12, 18),
-    "evening": (18, 23), "evenings": (18, 23), "night": (21, 29), "nights": (21, 29), "overnight": (23, 29),
-    "daytime": (6, 18), "day-time": (6, 18), "daylight": (6, 18), "lunchtime": (11, 14),
-}  # fmt: skip
+def _part_of_day(word: str) -> tuple[float, float] | None:
+    hours = data.load("parts_of_day")["hours"].get(word)
+    return (float(hours[0]), float(hours[1])) if hours else None
+
+
 _HOURS_SPAN = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*[-–]\s*(\d{1,2})(?::(\d{2}))?\b")
 
 
 def _parts_of_day(labels: Sequence[str], wishes: Sequence[Wish]) -> set[int]:
-    """Values whose own hours lie outside the part of the day a wish names (or inside one it avoids)."""
+    """Values whose own hours lie outside the time of day a wish names (or inside one it avoids)."""
     spans: dict[int, tuple[float, float]] = {}
     for i, label in enumerate(labels):
         m = _HOURS_SPAN.search(str(label))
@@ -363,7 +364,7 @@ def _parts_of_day(labels: Sequence[str], wishes: Sequence[Wish]) -> set[int]:
     out: set[int] = set()
     for w in wishes:
         for word in re.findall(r"[a-z-]+", w.phrase.lower()):
-            part = _PARTS_OF_DAY.get(word)
+            part = _part_of_day(word)
             if part is None:
                 continue
             for i, (a, b) in spans.items():

@@ -132,7 +132,7 @@ STANCE_AFTER: list[tuple[str, int, int]] = [
         -1,
         3,
     ),
-    # "anchovy and olive pizza, my absolute fave"; "daytime flights only"
+    # "anchovy and olive pizza, my absolute fave"; "window seats only"
     (
         r"(?:is |are |'s )?my (?:absolute |all[- ]time |total |forever )?(?:fave|fav|favourite|favorite)\b",
         1,
