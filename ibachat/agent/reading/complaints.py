@@ -44,10 +44,47 @@ def parse_label(label: str) -> tuple[str, int] | None:
     return (m.group(1), 1) if m.group(1) else (m.group(2), -1)
 
 
+# a comparison with what someone wanted or said would happen: "shorter than i asked for", "later than
+# they promised" (closed class: the verbs of wishing, expecting and promising)
+_THAN_WISHED = re.compile(
+    r"(?<![\w'])(?:(?P<deg>more|less) (?P<adj2>[a-z][a-z-]{2,24})|(?P<adj>[a-z]{3,24}(?:er|ier)))"
+    r" than (?:[a-z']+ ){0,3}?(?:wanted|want|asked|expected|hoped|liked|like|needed|need|said|promised|"
+    r"booked|ordered|meant|planned|paid for|agreed|thought|imagined)(?![\w'])"
+)
+# a wish said after the fact: "could have been a lot quieter", "should've been a good bit longer"
+_COULD_HAVE = re.compile(
+    r"(?<![\w'])(?:could|should|would|might)(?:'ve| have) been (?:[a-z]+ ){0,3}?(?:(?P<deg>more|less) (?P<adj2>[a-z][a-z-]{2,24})|(?P<adj>[a-z]{3,24}(?:er|ier)))(?![\w'])"
+)
+
+
+def _base(comparative: str) -> str:
+    """The dictionary base of a comparative ("spicier": "spicy"); "" for a word that only ends in -er."""
+    from lemminflect import getLemma
+
+    for upos in ("ADJ", "ADV"):
+        lemmas = getLemma(comparative, upos=upos, lemmatize_oov=False)
+        if lemmas and lemmas[0] != comparative:
+            return lemmas[0]
+    return ""
+
+
+def _compared(s: str) -> list[Complaint]:
+    """Complaints said as a comparison with the wish: +1 "more than wanted", -1 "could have been more"."""
+    out: list[Complaint] = []
+    for pattern, sign in ((_THAN_WISHED, 1), (_COULD_HAVE, -1)):
+        for m in pattern.finditer(s):
+            adj = m.group("adj2") if m.group("deg") else _base(m.group("adj") or "")
+            if not adj or adj in _NOT_QUALITY or adj in ("good", "well", "bad", "much", "little"):
+                continue  # "better than i expected" is praise; "-er" words that are no comparative
+            way = -sign if m.group("deg") == "less" else sign
+            out.append(Complaint(adj, way, m.group(0)))
+    return out
+
+
 def complaints(sentence: str) -> list[Complaint]:
     """The complaints in one sentence of the user's own words (lower-cased or not)."""
     s = sentence.lower()
-    out: list[Complaint] = []
+    out: list[Complaint] = _compared(s)
     for m in _TOO.finditer(s):
         adj = m.group("adj")
         if adj in _NOT_QUALITY or _PRAISE.search(s[max(0, m.start() - 16) : m.end()]):
