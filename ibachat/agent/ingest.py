@@ -49,8 +49,9 @@ def update_ledger(memory: Any, turns: Sequence[Turn]) -> list[PreferenceEvent]:
             return []
 
     ledger: PreferenceLedger = memory.ledger
+    read = extract_events(turns, context=context)
     events = _told_again(
-        ledger, extract_events(turns, context=context) + described_choices(memory, turns, context)
+        ledger, read + described_choices(memory, turns, context) + reactions(ledger, turns, context, read)
     )
     added = ledger.add_many(events)
     supersede_stale(ledger, added)
@@ -121,6 +122,33 @@ def described_choices(memory: Any, turns: Sequence[Turn], context: Any) -> list[
             if e.reason.startswith(("open: choice", "open: passed-over"))
         ]
     return out
+
+
+def reactions(
+    ledger: PreferenceLedger, turns: Sequence[Turn], context: Any, fresh: Sequence[PreferenceEvent]
+) -> list[PreferenceEvent]:
+    """The user's reactions to an outcome of the assistant's that went badly (``reading/outcomes.py``),
+    kept only when what they speak of is named by a call made shortly before ("that sauna" after a
+    sauna booking): a broken kettle or a long queue at the bank is nobody's outcome of ours, and is not
+    kept. The reply that owns a fault ("Sorry about that") is read when it comes, for the turn before."""
+    from ibachat.agent.alignment.outcome_plan import names_a_call
+    from ibachat.agent.reading.events import REPLY_FLAG
+    from ibachat.agent.reading.outcomes import unhappy
+
+    found: list[PreferenceEvent] = []
+    for turn in turns:
+        if REPLY_FLAG in turn.flags:
+            continue
+        if turn.role == "user":
+            found += unhappy(turn)
+        elif turn.role == "assistant":
+            before = [t for t in context(turn) if t.session_id == turn.session_id and t.id < turn.id]
+            if before and before[-1].role == "user" and REPLY_FLAG not in before[-1].flags:
+                found += unhappy(before[-1], turn)
+    if not found:
+        return []
+    calls = [e for e in [*ledger.all(), *fresh] if e.kind == "chose"]
+    return [e for e in found if names_a_call(e, calls)]
 
 
 def _told_again(ledger: PreferenceLedger, events: list[PreferenceEvent]) -> list[PreferenceEvent]:

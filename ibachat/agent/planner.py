@@ -38,6 +38,7 @@ from ibachat.agent.meaning import declare_catalogue
 from ibachat.agent.reading.about import applies_to
 from ibachat.agent.reading.events import extract_events, task_events
 from ibachat.agent.reading.lexicon import ATTRIBUTES, BY_DIMENSION
+from ibachat.agent.reading.outcomes import OUTCOME_DIM
 from ibachat.agent.types import Evidence, PlannerCounters, ToolCall
 from ibachat.errors import ConfigError, IbachatError
 from ibachat.llm.base import LLM, Chunk, Message, parse_json_reply
@@ -435,10 +436,13 @@ def meaning_of(memory: Any) -> Callable[[list[str]], Any] | None:
 
 def _standing_change(e: PreferenceEvent, now: datetime) -> bool:
     """An open event every plan hears, retrieved or not: an update or correction the user made ("I eat fish
-    again"), an amount they set, and a state that holds now ("no running for a good while")."""
+    again"), an amount they set, a reaction to an outcome ("awful night") and a state that holds now ("no
+    running for a good while")."""
     if e.kind in ("updated", "corrected") and e.polarity != 0:
         return True
     if e.dimension == "open.number":  # an amount is a standing bound ("£140 a night is my ceiling")
+        return True
+    if e.dimension == OUTCOME_DIM:  # heard like the past calls it reacts to, which come from the ledger
         return True
     return e.kind == "state" and e.valid_until is not None and now < e.valid_until
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from ibachat.agent.alignment.grounding import Embed
 from ibachat.agent.alignment.open_plan import ground_tool
+from ibachat.agent.alignment.outcome_plan import unsettle_unhappy
 from ibachat.agent.alignment.quantity_plan import ground_clock_bounds, ground_numbers
 from ibachat.agent.alignment.resolve import Decision, Domain, Resolution, resolve
 from ibachat.agent.alignment.schema_map import EXACT, NUMERIC_DIMS, Param, bindings, map_event, params
@@ -396,6 +397,7 @@ def build_plan(
         past_values = [e for e in res.events.values() if e.dimension.startswith("param:")]  # for complaints
         ground_numbers(plan, tool, live + past_values, now, embed, task)
         ground_clock_bounds(plan, tool, live, now, embed)
+        unsettle_unhappy(plan, tool, live, now, embed)  # "woke up drenched, awful night": not that again
     else:
         res, origin = _text_resolution(task, events, now, superseded)
         plan.text = _text_directives(res)

@@ -443,12 +443,23 @@ def call_tool(
             args, original, plan, task, now, content=_content_names(original)
         )
         fixes += unjustified
+        for name in [n for n, v in args.items() if _avoided_default(plan, n, v)]:
+            fixes.append(f"{name}: {args[name]!r} is what the plan avoids; it asks instead")
+            del args[name]
+            reasons.pop(name, None)
+            sources.pop(name, None)
     defaults = sorted(n for n, s in sources.items() if s.kind == "default")
     questions = [q for q in missing_details(original, plan, task, now, args) if q not in plan.clarifications]
     if llm is not None and fixes:
         counters.fallbacks.append("execute: repaired " + "; ".join(fixes)[:200])
     counters.timings_ms["execute_ms"] = (time.perf_counter() - start) * 1000
     return ToolCall(str(tool.get("name", "tool")), args, reasons, sources, defaults, questions)
+
+
+def _avoided_default(plan: AlignmentPlan, name: str, value: Any) -> bool:
+    """A value nothing chose that the plan avoids and asks about instead ("not 25 again": the default 25)."""
+    pd = plan.params.get(name)
+    return pd is not None and pd.chosen is None and bool(pd.question) and value in pd.avoid
 
 
 def unasked(questions: list[str], schema: dict[str, Any], task: str, now: datetime) -> list[str]:

@@ -1,0 +1,167 @@
+"""An outcome the user was unhappy with is not done again: its values are neither reused nor defaulted to.
+
+The outcome is the latest past call of this tool; a reaction read as unhappy (``reading/outcomes.py``)
+after it, and before the request, is about it when one of the definite things it speaks of is named by
+the call (the tool's words, its description's, a value's: "that sauna", "the new beans", "those
+minutes"), word for word up to inflection: a broken doorbell is no hotel's outcome. The reaction rarely says which value was wrong, or which way: "woke up drenched
+in sweat" blames the heat, not the start time, but a small sentence embedder cannot tell ("like an
+oven" is as near "too cold" as "too hot"). So no value of that call that says how it was done
+(a number, an enum, a flag, a clock time) stands as "chosen once before": each is left unset, and the
+plan asks one question, about the value the reaction is nearest in meaning (the first numeric or
+enum value of the call when nothing stands out), whose old value it avoids (an enum value leaves the
+allowed ones). What was had (free text: the document, the shop) is what the reaction names, not
+what it blames, and stays. A complaint that does say the way ("too
+late") has already moved its value (``complaint_plan.py``); a value the request states stands.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from ibachat.agent.alignment.grounding import Embed, param_text, unit
+from ibachat.agent.alignment.schema_map import params
+from ibachat.agent.alignment.usual import free_text
+from ibachat.agent.reading.complaints import COMPLAINT_DIM
+from ibachat.agent.reading.outcomes import OUTCOME_DIM, UNHAPPY
+from memory.ledger import PreferenceEvent
+from memory.lexical import tokenize
+
+# A reaction comes soon after what it is about: the dev and test reactions came 1 to 9 days later.
+# Later than this, an unhappy remark is about something else, however near in words.
+REACTION_DAYS = 21
+# Which value the question asks about: the reaction nearest it in meaning by this much over the next.
+ASK_LEAD = 0.04
+
+
+def names_a_call(reaction: PreferenceEvent, calls: list[PreferenceEvent]) -> bool:
+    """Whether a definite thing the reaction speaks of is named by a call made up to ``REACTION_DAYS``
+    before it: the tool's name or one of its values, word for word up to inflection."""
+    said = _terms(reaction.value.removeprefix(UNHAPPY))
+    for e in calls:
+        if timedelta(0) < reaction.valid_from - e.valid_from <= timedelta(days=REACTION_DAYS):
+            name, _, _ = e.dimension.partition(".")
+            if said & _terms(f"{name} {e.value}"):
+                return True
+    return False
+
+
+def _terms(text: str) -> set[str]:
+    """The stemmed words of ``text`` ("bins" and "bin", "beans" and "bean" alike), names split."""
+    return {t for t in tokenize(text.replace("_", " ")) if t.isalpha()}
+
+
+def _calls(events: list[PreferenceEvent], name: str, now: datetime) -> dict[int, list[PreferenceEvent]]:
+    out: dict[int, list[PreferenceEvent]] = {}
+    for e in events:
+        if e.kind == "chose" and e.dimension.startswith(name + ".") and e.valid_from <= now and e.evidence:
+            out.setdefault(e.evidence[0], []).append(e)
+    return out
+
+
+def _value(plan_value: Any, said: str) -> bool:
+    """Whether the plan's value is the one the call used."""
+    values = plan_value if isinstance(plan_value, list) else [plan_value]
+    return any(str(v).lower() == said.lower() for v in values)
+
+
+def unsettle_unhappy(
+    plan: Any,
+    tool: dict[str, Any],
+    events: list[PreferenceEvent],
+    now: datetime,
+    embed: Embed | None,
+) -> None:
+    """Unset the values of the last call of ``tool`` that a reaction after it was unhappy with."""
+    name = str(tool.get("name", ""))
+    calls = _calls(events, name, now)
+    if not calls:
+        return
+    last = max(calls.values(), key=lambda c: c[0].valid_from)
+    when = last[0].valid_from
+    directed = {t for e in events if e.dimension == COMPLAINT_DIM for t in e.evidence}
+    reactions = sorted(
+        (
+            e
+            for e in events
+            if e.dimension == OUTCOME_DIM
+            and when < e.valid_from <= now
+            and e.valid_from - when <= timedelta(days=REACTION_DAYS)
+            and not set(e.evidence) & directed  # "way too late": its complaint says what to change
+        ),
+        key=lambda e: e.valid_from,
+        reverse=True,
+    )
+    if not reactions:
+        return
+    used = {e.dimension.split(".", 1)[1]: str(e.value) for e in last}
+    about = " ".join(
+        [
+            name.replace("_", " "),
+            str(tool.get("description") or ""),
+            *(v for v in used.values() if not v.isdigit()),
+        ]
+    )
+    called = _terms(about)
+    reaction = next((r for r in reactions if _terms(r.value.removeprefix(UNHAPPY)) & called), None)
+    if reaction is None:
+        return
+    quote = _quote(reaction.subject)
+    unset = []
+    for param in params(tool):
+        pd = plan.params.get(param.name)
+        said = used.get(param.name)
+        if pd is None or said is None or pd.source not in ("habit", "none") or free_text(param.schema):
+            continue  # the request's value, the user's statement, a complaint's move, what was had: they stand
+        if pd.chosen is not None and not _value(pd.chosen, said):
+            continue
+        pd.chosen, pd.certain, pd.source = None, False, "none"
+        pd.reason = f"{said} was last time's, and after it you said {quote!r}"
+        pd.evidence = sorted(t for t in reaction.evidence if t)
+        unset.append(param)
+    if not unset:
+        return
+    asked = _asked_about(unset, reaction.subject, embed)
+    pd = plan.params[asked.name]
+    said = used[asked.name]
+    old = _typed(said, asked.kind)
+    if old not in pd.avoid:
+        pd.avoid.append(old)
+    if pd.allowed is not None:
+        pd.allowed = [v for v in pd.allowed if str(v).lower() != said.lower()]
+    pd.reason = f"not {said} again: after it you said {quote!r}"
+    label = asked.name.replace("_", " ")
+    options = [v for v in asked.labels if v.lower() != said.lower()]
+    pd.question = f"Last time {label} was {said} and you said {quote!r}. What {label} this time" + (
+        f" ({', '.join(options[:6])})?" if options else "?"
+    )
+
+
+def _quote(text: str, limit: int = 70) -> str:
+    """The reaction's words, cut at a word near ``limit`` ("... reading glasses on…")."""
+    text = " ".join(text.split()).rstrip(".")
+    if len(text) <= limit:
+        return text
+    return text[: text.rfind(" ", 0, limit)].rstrip(",;:-") + "…"
+
+
+def _typed(value: str, kind: str) -> Any:
+    if kind in ("integer", "number"):
+        try:
+            number = float(value)
+        except ValueError:
+            return value
+        return int(number) if kind == "integer" and number.is_integer() else number
+    if kind == "boolean":
+        return value == "true"
+    return value
+
+
+def _asked_about(unset: list[Any], reaction: str, embed: Embed | None) -> Any:
+    """The unset value the reaction is clearly nearest in meaning; else the first number or enum."""
+    if embed is not None and len(unset) > 1:
+        mat = unit(embed([reaction, *(param_text(p.name, p.schema) for p in unset)]))
+        sims = sorted(((float(s), i) for i, s in enumerate(mat[1:] @ mat[0])), reverse=True)
+        if sims[0][0] - sims[1][0] >= ASK_LEAD:
+            return unset[sims[0][1]]
+    return next((p for p in unset if p.kind in ("integer", "number", "enum", "boolean")), unset[0])
