@@ -89,4 +89,6 @@ def test_a_comparison_moves_the_last_value_the_way_it_says(tmp_path, minilm, sai
         out = Planner(memory).act("book the stretching class again", now=h.at(11, 10), tools=[STRETCH])
     finally:
         memory.close()
-    assert out.tool_call is not None and check(out.tool_call.arguments.get("length_mins", 60)), out.plan.params
+    assert out.tool_call is not None and check(out.tool_call.arguments.get("length_mins", 60)), (
+        out.plan.params
+    )

@@ -297,6 +297,11 @@ def _decide(
         d.reason = "; ".join(filter(None, [d.reason, note]))
         if d.chosen is None and any(v not in GENERIC for v in d.allowed):
             d.allowed = [v for v in d.allowed if v not in GENERIC]  # "any" could give what is avoided
+            if len(d.allowed) > 1 and not d.question:
+                d.question = (
+                    f"For {_key_label(key)}, which do you want: {', '.join(map(_label, d.allowed[:6]))}"
+                    f" (not {', '.join(map(_label, d.avoid[:3]))})?"
+                )
     if d.chosen is None and d.prefer:
         d.chosen = next((v for v in d.prefer if v not in d.avoid), None)
     if d.avoid and not d.reason:
@@ -329,7 +334,9 @@ def _long_term(
         d.source = {"task": "task", "corrected": "correction", "updated": "update", "asked": "request"}.get(
             "task" if _is_task(best) else best.kind, "statement"
         )
-        d.reason = f"{d.source}: {best.subject or _label(best.value)}"[:160]
+        said = best.subject or _label(best.value)
+        implied = best.reason if best.reason.startswith("implied by avoiding") else ""  # not said itself
+        d.reason = (f"{implied}: {said}" if implied else f"{d.source}: {said}")[:160]
         d.events.append(best.id)
         if (
             exclusive

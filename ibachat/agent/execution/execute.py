@@ -457,9 +457,14 @@ def call_tool(
 
 
 def _avoided_default(plan: AlignmentPlan, name: str, value: Any) -> bool:
-    """A value nothing chose that the plan avoids and asks about instead ("not 25 again": the default 25)."""
+    """A value nothing chose that the plan avoids and asks about instead ("not 25 again": the default 25;
+    "any" seat, which could be the avoided aisle)."""
     pd = plan.params.get(name)
-    return pd is not None and pd.chosen is None and bool(pd.question) and value in pd.avoid
+    if pd is None or pd.chosen is not None or not pd.avoid:
+        return False
+    if pd.allowed and value not in pd.allowed:  # "any" beside an avoided "aisle": it could give it
+        return True
+    return bool(pd.question) and value in pd.avoid
 
 
 def unasked(questions: list[str], schema: dict[str, Any], task: str, now: datetime) -> list[str]:

@@ -1,0 +1,101 @@
+"""Avoiding one value says nothing about which of several others the user wants.
+
+Written before the fix, on tools unlike the development sets' (a coach seat, a cinema's zones): an
+avoided "front" left the default "any", which could be the front, with the reason "default; avoid
+front"; now the plan asks among the ones left. "I can't stand aisle seats" sets a seat to window
+by the seat attribute's own knowledge (the middle is nobody's wish), and its reason said
+"statement: I can't stand aisle seats", as if window had been said; now it says it is implied.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ibachat.agent.ingest import ingest
+from ibachat.agent.planner import Planner
+from memory.memory import Memory
+from tests.agent.histories import History
+
+
+def _tool(values):
+    return {
+        "name": "reserve_coach_seat",
+        "description": "Reserve a seat on a long-distance coach",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "berth": {"type": "string", "enum": values, "default": values[0], "description": "seat"},
+                "route": {"type": "string"},
+            },
+            "required": ["route"],
+        },
+    }
+
+
+CINEMA = {
+    "name": "cinema_seats",
+    "description": "Pick seats for a film at the cinema",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "zone": {"type": "string", "enum": ["any", "front", "middle", "back"], "default": "any"},
+            "film": {"type": "string"},
+        },
+        "required": ["film"],
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    from memory.embedders.registry import load_embedder
+
+    return load_embedder("minilm")
+
+
+def _act(tmp_path, minilm, said, task, tool):
+    h = History(seed=41).noise(5, 0, 10)
+    h.say(4, ("user", said), ("assistant", "Noted."))
+    memory = Memory.open(tmp_path / "m", embedder=minilm, fsync=False)
+    try:
+        ingest(memory, h.records())
+        return Planner(memory).act(task, now=h.at(12, 9), tools=[tool])
+    finally:
+        memory.close()
+
+
+def test_a_seat_implied_by_the_one_avoided_says_it_is_implied(tmp_path, minilm):
+    out = _act(
+        tmp_path,
+        minilm,
+        "i can't stand aisle seats, people keep bumping my elbow",
+        "reserve me a seat on the coach to bristol",
+        _tool(["any", "window", "aisle", "middle"]),
+    )
+    # the seat attribute's own knowledge: someone who avoids the aisle wants the window, not the middle
+    call = out.tool_call
+    assert call is not None and call.arguments.get("berth") == "window"
+    assert "implied" in call.reasons["berth"] and not call.reasons["berth"].startswith("statement")
+
+
+def test_avoiding_one_of_two_seats_takes_the_other_and_says_why(tmp_path, minilm):
+    out = _act(
+        tmp_path,
+        minilm,
+        "i can't stand aisle seats, people keep bumping my elbow",
+        "reserve me a seat on the coach to bristol route",
+        _tool(["window", "aisle"]),
+    )
+    assert out.tool_call is not None and out.tool_call.arguments.get("berth") == "window"
+    assert "implied" in out.tool_call.reasons["berth"]
+
+
+def test_an_avoided_zone_leaves_no_any_that_could_be_it(tmp_path, minilm):
+    out = _act(
+        tmp_path,
+        minilm,
+        "never put me at the front of a cinema again, my neck was wrecked for days",
+        "get me seats for the new dune film",
+        CINEMA,
+    )
+    assert out.tool_call is None or out.tool_call.arguments.get("zone") not in ("any", "front")
