@@ -8,6 +8,7 @@ or habit of the same dimension). ``catch_up`` extracts turns stored without it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
@@ -51,7 +52,7 @@ def update_ledger(memory: Any, turns: Sequence[Turn]) -> list[PreferenceEvent]:
     ledger: PreferenceLedger = memory.ledger
     read = extract_events(turns, context=context)
     events = _told_again(
-        ledger, read + described_choices(memory, turns, context) + reactions(ledger, turns, context, read)
+        ledger, read + described_choices(memory, turns, context) + reactions(memory, turns, context, read)
     )
     added = ledger.add_many(events)
     supersede_stale(ledger, added)
@@ -125,13 +126,15 @@ def described_choices(memory: Any, turns: Sequence[Turn], context: Any) -> list[
 
 
 def reactions(
-    ledger: PreferenceLedger, turns: Sequence[Turn], context: Any, fresh: Sequence[PreferenceEvent]
+    memory: Any, turns: Sequence[Turn], context: Any, fresh: Sequence[PreferenceEvent]
 ) -> list[PreferenceEvent]:
     """The user's reactions to an outcome of the assistant's that went badly (``reading/outcomes.py``),
-    kept only when what they speak of is named by a call made shortly before ("that sauna" after a
-    sauna booking): a broken kettle or a long queue at the bank is nobody's outcome of ours, and is not
-    kept. The reply that owns a fault ("Sorry about that") is read when it comes, for the turn before."""
-    from ibachat.agent.alignment.outcome_plan import names_a_call
+    kept only for a call made shortly before that they are about (``outcome_plan.about_a_call``: a
+    thing they name that the call names, "that sauna" after a sauna booking, or their meaning near the
+    call's): a broken kettle or a long queue at the bank is nobody's outcome of ours, and is not kept.
+    The reply that owns a fault ("Sorry about that") is read when it comes, for the turn before."""
+    from ibachat.agent.alignment.outcome_plan import about_a_call
+    from ibachat.agent.planner import meaning_of
     from ibachat.agent.reading.events import REPLY_FLAG
     from ibachat.agent.reading.outcomes import unhappy
 
@@ -147,8 +150,20 @@ def reactions(
                 found += unhappy(before[-1], turn)
     if not found:
         return []
-    calls = [e for e in [*ledger.all(), *fresh] if e.kind == "chose"]
-    return [e for e in found if names_a_call(e, calls)]
+    calls = [e for e in [*memory.ledger.all(), *fresh] if e.kind == "chose"]
+
+    def said_with(turn_id: int) -> str:
+        try:
+            return str(memory.get(turn_id).text)
+        except NotFound:
+            return ""
+
+    out = []
+    for e in found:
+        tool = about_a_call(e, calls, said_with, meaning_of(memory))
+        if tool:
+            out.append(dataclasses.replace(e, value=f"{e.value} ({tool})", id=""))
+    return out
 
 
 def _told_again(ledger: PreferenceLedger, events: list[PreferenceEvent]) -> list[PreferenceEvent]:

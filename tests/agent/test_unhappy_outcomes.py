@@ -78,7 +78,7 @@ HEAT_CALL = (
 def _heating(tmp_path, minilm, reaction: str, reply: str, *, again: bool = False):
     sessions = [
         (10, [("user", "warm the house up for tonight please"), HEAT_CALL]),
-        (11, [("user", reaction), ("assistant", reply)]),
+        (11, [("user", reaction), *([("assistant", reply)] if reply else [])]),
     ]
     if again:
         sessions.append(
@@ -178,3 +178,39 @@ def test_an_apology_shows_a_reaction_was_a_complaint(tmp_path, minilm):
     assert out.tool_call is None or out.tool_call.arguments.get("cut") != "buzz"
     asked = " ".join(out.plan.clarifications)
     assert "buzz" in asked and "trim" in asked
+
+
+@pytest.mark.parametrize(
+    "reaction",
+    [
+        "we were roasting in bed all night, terrible sleep",
+        pytest.param(
+            "the house felt like a furnace all night, i barely slept",
+            marks=pytest.mark.xfail(strict=True, reason="VADER reads it +0.36 ('like') and there is no reply: no sign"),
+        ),
+        pytest.param(
+            "i woke up soaked in sweat and had to throw the duvet off, horrible night",
+            marks=pytest.mark.xfail(
+                strict=True, reason="MiniLM puts it 0.18 from the heating call, under OUTCOME_BEAR_MIN 0.25"
+            ),
+        ),
+    ],
+)
+def test_a_reaction_that_names_nothing_of_the_call_is_matched_by_meaning(tmp_path, minilm, reaction):
+    outcome, out = _heating(tmp_path, minilm, reaction, "")
+    assert [e for e in outcome if "set_heating" in e.value]
+    assert out.tool_call is None or out.tool_call.arguments.get("target_c") != 25
+
+
+def test_an_apology_for_something_else_is_no_complaint_about_the_outcome(tmp_path, minilm):
+    outcome, out = _heating(
+        tmp_path, minilm, "the heating came on at ten as planned", "Sorry again about the boiler engineer."
+    )
+    assert not [e for e in outcome if "heating" in e.subject]
+    assert out.tool_call is not None and out.tool_call.arguments.get("target_c") == 25
+
+
+def test_a_complaint_that_says_too_hot_turns_the_heating_down(tmp_path, minilm):
+    _, out = _heating(tmp_path, minilm, "the bedroom was far too hot last night", "Noted.")
+    value = out.tool_call.arguments.get("target_c") if out.tool_call else None
+    assert value is not None and value < 25, out.plan.params["target_c"]

@@ -5,7 +5,8 @@ it. Whether the complaint bears on this parameter, and which way it moves it, co
 complaint's adjective against the poles of the parameter's own scale: a time of day
 runs early - late, a duration short - long, a lead time ("minutes before", "notice") the other way
 round for lateness (more notice is earlier), money cheap - expensive, counts few - many, distance
-near - far. The new value is bounded past the old one; a value the user used before that satisfies
+near - far, a temperature cold - hot, a speed slow - fast, a share of full strength (volume,
+brightness) quiet/dim - loud/bright. The new value is bounded past the old one; a value the user used before that satisfies
 the bound is taken (the nearest), otherwise the bound itself; the reason says which (the card the
 user approves shows it).
 """
@@ -46,7 +47,22 @@ _AXES: dict[str, list[Axis]] = {
     "money": [_axis("expensive pricey costly steep overpriced dear", "cheap cheaper inexpensive", 1)],
     "count": [_axis("many crowded busy packed", "few sparse empty", 1)],
     "distance": [_axis("far distant remote", "near close", 1)],
-    "percent": [],
+    # a share of full strength: a speaker's volume, a lamp's brightness
+    "percent": [
+        _axis(
+            "loud louder noisy deafening bright brighter glaring strong stronger intense harsh",
+            "quiet quieter faint dim dimmer dark darker soft weak weaker gentle",
+            1,
+        )
+    ],
+    "temperature": [
+        _axis(
+            "hot hotter warm warmer boiling scalding scorching roasting stuffy sweltering",
+            "cold colder cool cooler chilly freezing icy lukewarm tepid",
+            1,
+        )
+    ],
+    "speed": [_axis("fast faster quick quicker rushed hurried brisk", "slow slower sluggish leisurely", 1)],
 }
 _LEAD = re.compile(r"\b(?:before|ahead|advance|notice|warning|prior|lead|beforehand|earlier)\b")
 POLE_MIN_SIM = 0.6  # an adjective outside the pole words: this near one pole

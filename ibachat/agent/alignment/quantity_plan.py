@@ -30,7 +30,7 @@ BEAR_MIN_SIM = 0.25
 
 @dataclass(frozen=True)
 class Measure:
-    unit: str  # minutes | hour | money | count | percent | distance
+    unit: str  # minutes | hour | money | count | percent | distance | temperature | speed
     factor: float = 1.0  # parameter value = amount / factor (minutes -> an hours parameter: 60)
     bound: str = ""  # "max" for a cap ("max_price", "budget"), "min" for a floor ("min_rating")
 
@@ -61,6 +61,10 @@ def measure(param: Param) -> Measure | None:
     lo, hi = param.schema.get("minimum"), param.schema.get("maximum")
     if words & {"percent", "percentage", "pct"} or "%" in desc:
         return Measure("percent", 1.0, bound)
+    if words & {"celsius", "fahrenheit", "degrees", "temperature", "temp"} or re.search(r"°[cf]?\b", desc):
+        return Measure("temperature", 1.0, bound)  # read only by complaints ("way too hot"): no amounts fit
+    if words & {"speed", "pace", "kph", "mph", "rpm", "tempo", "bpm"}:
+        return Measure("speed", 1.0, bound)
     if words & MONEY_WORDS or re.search(r"[$€£]", desc):
         return Measure("money", 1.0, bound)
     if words & {"m", "metres", "meters", "metre", "meter"} or re.search(r"\bin (?:metres|meters)\b", desc):

@@ -457,14 +457,14 @@ def call_tool(
 
 
 def _avoided_default(plan: AlignmentPlan, name: str, value: Any) -> bool:
-    """A value nothing chose that the plan avoids and asks about instead ("not 25 again": the default 25;
-    "any" seat, which could be the avoided aisle)."""
+    """A value nothing chose where the plan asks instead ("not 25 again": the default 25 or any other),
+    or that could be what the user avoids (the default "any" seat beside an avoided aisle)."""
     pd = plan.params.get(name)
-    if pd is None or pd.chosen is not None or not pd.avoid:
+    if pd is None or pd.chosen is not None:
         return False
-    if pd.allowed and value not in pd.allowed:  # "any" beside an avoided "aisle": it could give it
+    if pd.question:  # the plan asks about it: no default stands in for the answer
         return True
-    return bool(pd.question) and value in pd.avoid
+    return bool(pd.avoid) and bool(pd.allowed) and value not in pd.allowed  # "any" could be the aisle
 
 
 def unasked(questions: list[str], schema: dict[str, Any], task: str, now: datetime) -> list[str]:

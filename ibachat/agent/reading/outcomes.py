@@ -42,9 +42,12 @@ _APOLOGY = re.compile(
 # sorry for the user's lot, or for what the assistant cannot do: no fault of an outcome
 _SYMPATHY = re.compile(
     r"\bsorry (?:to hear|for your|you(?:'re| are| had| have)?\b|that you|about your)"
-    r"|\bsorry,? (?:but )?i (?:can't|cannot|can not|don't|do not|won't|am not|'m not)\b",
+    r"|\bsorry,? (?:but )?i (?:can't|cannot|can not|couldn't|could not|don't|do not|won't|am not|'m not)\b",
     re.I,
 )
+_AGAIN = re.compile(r"\b(?:sorry|apologies)\s+(?:once\s+)?again\b", re.I)
+_FOR_WHAT = re.compile(r"\b(?:sorry|apolog\w*)\s+(?:about|for)\s+([^,.;!?]+)", re.I)
+_POINTING = re.compile(r"(?:that|this|it|those|these|all that|the trouble|the mix-?up)\b", re.I)
 _NEXT_TIME = re.compile(
     r"\b(?:i'll|i will|we'll|we will)\b[^.!?]{0,60}\bnext time\b|\bnext time,? (?:i'll|i will|we'll)\b", re.I
 )
@@ -62,11 +65,23 @@ def valence(text: str) -> float:
     return float(_analyser().polarity_scores(text[:2000])["compound"])
 
 
-def owns_a_fault(assistant_text: str) -> str:
-    """The words of an assistant turn that own a fault in what it did ("" when none do)."""
+def owns_a_fault(assistant_text: str, reaction: str = "") -> str:
+    """The words of an assistant turn that own a fault in what the ``reaction`` is about ("" when none
+    do). An apology for something named ("sorry about the delay") owns that, not the reaction's thing,
+    unless the reaction names it too ("sorry about the pasta" to "pasta turned to mush"); one said
+    again ("sorry again about the queue") is for an earlier fault."""
+    from memory.lexical import tokenize
+
     for sentence in sentences(assistant_text[:1000]):
-        if _NEXT_TIME.search(sentence) or (_APOLOGY.search(sentence) and not _SYMPATHY.search(sentence)):
+        if _NEXT_TIME.search(sentence):
             return sentence.strip()[:120]
+        if not _APOLOGY.search(sentence) or _SYMPATHY.search(sentence) or _AGAIN.search(sentence):
+            continue
+        named = _FOR_WHAT.search(sentence)
+        if named and not _POINTING.match(named.group(1)):
+            if not set(tokenize(named.group(1))) & set(tokenize(reaction)):
+                continue
+        return sentence.strip()[:120]
     return ""
 
 
@@ -127,14 +142,12 @@ def unhappy(turn: Turn, reply: Turn | None = None) -> list[PreferenceEvent]:
     own valence (``reply`` None: the turn is read as it comes), or by the ``reply`` that owns a fault in
     it (read when the reply comes; the turn's valence was read before)."""
     said = _said(own_words(normalise(turn.text[:2000]))) if turn.role == "user" else []
-    about = referents(said) if said else []
-    if not about:
-        return []
+    about = referents(said) if said else []  # what it may be about: the call it names, or is near
     if reply is None:
         score = valence(" ".join(said))
         why = f"the reaction's valence {score:+.2f}" if score <= NEGATIVE and _looks_back(said) else ""
     else:
-        fault = owns_a_fault(reply.text) if reply.role == "assistant" else ""
+        fault = owns_a_fault(reply.text, " ".join(said)) if reply.role == "assistant" else ""
         why = f"the reply owns a fault: {fault!r}" if fault else ""
     if not why:
         return []
