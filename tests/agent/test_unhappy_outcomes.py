@@ -186,7 +186,9 @@ def test_an_apology_shows_a_reaction_was_a_complaint(tmp_path, minilm):
         "we were roasting in bed all night, terrible sleep",
         pytest.param(
             "the house felt like a furnace all night, i barely slept",
-            marks=pytest.mark.xfail(strict=True, reason="VADER reads it +0.36 ('like') and there is no reply: no sign"),
+            marks=pytest.mark.xfail(
+                strict=True, reason="VADER reads it +0.36 ('like') and there is no reply: no sign"
+            ),
         ),
         pytest.param(
             "i woke up soaked in sweat and had to throw the duvet off, horrible night",
