@@ -623,7 +623,7 @@ def read_open(text: str, assistant_text: str = "", resolve: Resolve | None = Non
         and len(said.split()) <= 20
     ):
         offer = _offer(normalise(assistant_text))
-        if offer:
+        if offer and _usable(offer):
             out.append(OpenPref(offer, -1, 2, said[:200], "declined"))
     return _dedupe(_complained_of(out))
 
@@ -662,9 +662,13 @@ _DECLINE = re.compile(
     r"|^(?:pass|hard pass|i'll pass|no chance|not a chance|not for me|not happening|absolutely not|definitely not)\b"
 )
 _OFFER = re.compile(
-    r"(?:how about|what about|shall i (?:book|get|order|add|put|pick|reserve|find|schedule)|should i (?:book|get|order|add)|"
-    r"would you like|do you want|want me to (?:book|get|order|add)|i (?:could|can) (?:book|get|order|suggest|recommend)|"
-    r"i'd (?:suggest|recommend)|maybe|perhaps|try) (?P<obj>[^?.!]{3,80})"
+    # an offer to do something names what it would do: the object of whatever verb follows
+    r"(?:(?:(?:shall|should) i|(?:do you )?want me to|would you like me to)(?: also| just)? [a-z]+"
+    r"(?: (?:on|off|up|down|in|out|over))?"
+    r"|how about|what about|would you like|do you want|i (?:could|can) (?:book|get|order|suggest|recommend)|"
+    r"i'd (?:suggest|recommend)|maybe|perhaps|try) "
+    r"(?!(?:ahead|now|then|later|again|anyway|instead|it|that|this|so|too|either|for you|with that)\b)"  # no thing
+    r"(?P<obj>[^?.!]{3,80})"
 )
 
 
