@@ -58,3 +58,17 @@ def test_a_part_of_the_day_rules_out_values_whose_hours_lie_outside_it():
     assert _parts_of_day(labels, [Wish("daytime slots", 1, 1.0, "daytime slots")]) == {2, 3}
     assert _parts_of_day(labels, [Wish("night shifts", -1, 1.0, "no night shifts")]) == {3}
     assert _parts_of_day(["a", "b"], [Wish("evening", 1, 1.0, "evening")]) == set()
+
+
+@pytest.mark.parametrize(
+    ("said", "value", "polarity"),
+    [
+        ("fyi no, seeing someone in person, not a video call.", "in_person", 1),
+        ("btw no, i want the window seat this time", "window", 1),
+        ("fyi no dairy for me", "dairy", -1),
+    ],
+)
+def test_a_no_after_a_discourse_opener_answers_and_negates_nothing(said, value, polarity):
+    from ibachat.agent.reading.polarity import analyse, normalise
+
+    assert (value, polarity) in [(m.value, m.polarity) for m in analyse(normalise(said))]

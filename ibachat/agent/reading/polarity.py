@@ -82,7 +82,9 @@ _THIRD = re.compile(
     r"buys|uses|rides|minds|says|said|thinks|reckons|claims)\b"
 )
 _INTERJECTION = re.compile(
-    r"^(?:(?:no|nope|nah|yes|yeah|yep|ok|okay|oh|well|hmm|hm|right|ah|lol)(?:\s*[,.!]+\s*|\s+(?=(?:no|nope|nah|yes|yeah)\b)))+"
+    # after a discourse opener ("fyi no, seeing someone in person"): the "no" answers, it negates nothing
+    r"^(?:(?:fyi|btw|by the way|also|and|so|just so you know|for the record|heads up|quick note)[,:]?\s+(?=no|nope|nah))?"
+    r"(?:(?:no|nope|nah|yes|yeah|yep|ok|okay|oh|well|hmm|hm|right|ah|lol)(?:\s*[,.!]+\s*|\s+(?=(?:no|nope|nah|yes|yeah)\b)))+"
 )
 _PRONOUN = re.compile(
     r"\b(?:it|them|that one|this one|those ones|these ones|ones)\b|\b(?:those|these)\b(?!\s+[a-z]{3,})"
