@@ -99,3 +99,34 @@ def test_an_avoided_zone_leaves_no_any_that_could_be_it(tmp_path, minilm):
         CINEMA,
     )
     assert out.tool_call is None or out.tool_call.arguments.get("zone") not in ("any", "front")
+
+
+@pytest.mark.xfail(strict=True, reason="a request's own avoid is not grounded onto a foreign boolean yet")
+def test_a_flag_turned_down_in_the_request_is_the_one_value_left(tmp_path, minilm):
+    # the product's own order_food: "skip the cutlery" had sent cutlery=True since d582b1a (fixed);
+    # a foreign tool's flag described "include cutlery" still gets its default True
+    kit = {
+        "name": "order_takeaway",
+        "description": "Order a takeaway meal for delivery",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "shop": {"type": "string"},
+                "dishes": {"type": "array", "items": {"type": "string"}},
+                "plastic_forks": {"type": "boolean", "default": True, "description": "include cutlery"},
+            },
+            "required": ["shop", "dishes"],
+        },
+    }
+    memory = Memory.open(tmp_path / "m", embedder=minilm, fsync=False)
+    try:
+        from datetime import datetime, timezone
+
+        out = Planner(memory).act(
+            "order a falafel box from Zaytoon and skip the cutlery",
+            now=datetime(2026, 5, 1, 18, tzinfo=timezone.utc),
+            tools=[kit],
+        )
+    finally:
+        memory.close()
+    assert out.tool_call is not None and out.tool_call.arguments.get("plastic_forks") is not True

@@ -297,11 +297,6 @@ def _decide(
         d.reason = "; ".join(filter(None, [d.reason, note]))
         if d.chosen is None and any(v not in GENERIC for v in d.allowed):
             d.allowed = [v for v in d.allowed if v not in GENERIC]  # "any" could give what is avoided
-            if len(d.allowed) > 1 and not d.question:
-                d.question = (
-                    f"For {_key_label(key)}, which do you want: {', '.join(map(_label, d.allowed[:6]))}"
-                    f" (not {', '.join(map(_label, d.avoid[:3]))})?"
-                )
     if d.chosen is None and d.prefer:
         d.chosen = next((v for v in d.prefer if v not in d.avoid), None)
     if d.avoid and not d.reason:
@@ -467,6 +462,8 @@ def _fallback(domain: Domain, d: Decision) -> tuple[str | None, str]:
     if len(specific) == 1 and any(v in GENERIC for v in domain.values):
         # "any" could give what is avoided, and one specific value is left: that one
         return specific[0], f"{_label(specific[0])}: a specific value, since 'any' could give what is avoided"
+    if len(specific) == 1 and len(allowed) == 1:  # "skip the cutlery": the one value left
+        return specific[0], f"{_label(specific[0])}: the only value left"
     return None, ""  # several are left and nothing tells them apart: asked, not picked
 
 

@@ -430,6 +430,7 @@ def call_tool(
             pd.chosen, pd.source, pd.certain = None, "none", False
     reasons: dict[str, str] = {}
     sources: dict[str, Source] = {}
+    asks: list[str] = []
     if narrow:  # a required content a model wrote in its own words is the request's own content
         props = original.get("properties") or {}
         for name in _content_names(original) & set(original.get("required") or []):
@@ -448,8 +449,13 @@ def call_tool(
             del args[name]
             reasons.pop(name, None)
             sources.pop(name, None)
+            pd = plan.params[name]
+            if not pd.question:  # "any" beside an avoided value: which of the ones left
+                left = ", ".join(str(v).replace("_", " ") for v in (pd.allowed or [])[:6])
+                asks.append(f"Which {name.replace('_', ' ')} would you like ({left})?")
     defaults = sorted(n for n, s in sources.items() if s.kind == "default")
     questions = [q for q in missing_details(original, plan, task, now, args) if q not in plan.clarifications]
+    questions += [q for q in asks if q not in questions and q not in plan.clarifications]
     if llm is not None and fixes:
         counters.fallbacks.append("execute: repaired " + "; ".join(fixes)[:200])
     counters.timings_ms["execute_ms"] = (time.perf_counter() - start) * 1000
@@ -464,7 +470,8 @@ def _avoided_default(plan: AlignmentPlan, name: str, value: Any) -> bool:
         return False
     if pd.question:  # the plan asks about it: no default stands in for the answer
         return True
-    return bool(pd.avoid) and bool(pd.allowed) and value not in pd.allowed  # "any" could be the aisle
+    single = pd.kind == "enum" and not isinstance(value, list)
+    return single and bool(pd.avoid) and bool(pd.allowed) and value not in pd.allowed  # "any": the aisle?
 
 
 def unasked(questions: list[str], schema: dict[str, Any], task: str, now: datetime) -> list[str]:
