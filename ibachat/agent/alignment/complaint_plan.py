@@ -57,8 +57,8 @@ _AXES: dict[str, list[Axis]] = {
     ],
     "temperature": [
         _axis(
-            "hot hotter warm warmer boiling scalding scorching roasting stuffy sweltering",
-            "cold colder cool cooler chilly freezing icy lukewarm tepid",
+            "hot hotter warm warmer boiling scorching roasting stuffy sweltering",
+            "cold colder cool cooler freezing icy lukewarm tepid",
             1,
         )
     ],
