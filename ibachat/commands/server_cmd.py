@@ -83,7 +83,8 @@ def status(as_json: bool) -> None:
     loaded = ", ".join(f"{k.removesuffix('_s')} {v:.2f} s" for k, v in reply["loaded"].items())
     console.print(
         f"running (pid {reply['pid']}, up {time.time() - reply['since']:.0f} s, "
-        f"served {reply['served']}, idle stop {reply['idle_stop_s']:.0f} s; loaded: {loaded}){last}",
+        f"served {reply['served']}, idle stop {reply['idle_stop_s']:.0f} s; loaded: {loaded}){last}"
+        + (f"\n{reply['model']}" if reply.get("model") else ""),
         highlight=False,
     )
 

@@ -120,20 +120,8 @@ class EmbeddedLLM(LLM):
         if not path.is_file():
             raise ModelUnavailable(f"no GGUF file at {path}: {MISSING_MODEL}")
         xllamacpp = _import_xllamacpp()
-        params = xllamacpp.CommonParams()
-        params.model.path = str(path)
-        params.n_ctx = self.n_ctx
-        params.n_parallel = 1
-        params.port = 0  # the in-process server also listens on 127.0.0.1; take a free port
-        params.offline = True
-        params.warmup = False
-        params.verbosity = -1
-        params.cache_ram_mib = 0
-        if self.n_threads:
-            params.cpuparams.n_threads = self.n_threads
-            params.cpuparams_batch.n_threads = self.n_threads
         try:
-            return xllamacpp.Server(params)
+            return xllamacpp.Server(server_params(path, self.n_ctx, self.n_threads))
         except (RuntimeError, ValueError) as exc:
             raise ModelUnavailable(f"cannot load the embedded model {path}: {exc}") from exc
 
@@ -164,6 +152,21 @@ class EmbeddedLLM(LLM):
         return self._stream(request, timeout)
 
     def _stream(self, request: dict[str, Any], timeout: float | None) -> Iterator[Chunk]:
+        if self._server is None:
+            from ibachat.llm import host
+
+            resident = host.resident(self.model_path)
+            if resident is not None:
+                started = False
+                try:
+                    for chunk in _through_host(resident, request, timeout):
+                        started = True
+                        yield chunk
+                    return
+                except ModelUnavailable:
+                    if started:
+                        raise
+                    host.forget()  # the model loads here instead, and stays for this process
         server = self.load()
         chunks: queue.Queue[Any] = queue.Queue()
         stop = threading.Event()
@@ -219,6 +222,33 @@ class EmbeddedLLM(LLM):
             server, self._server = self._server, None
         if server is not None:
             threading.Thread(target=_drop, args=(server,), name="embedded-llm-close", daemon=True).start()
+
+
+def server_params(path: Path, n_ctx: int = 4096, n_threads: int | None = None) -> Any:
+    """llama.cpp's settings for ``path``: one slot, a free port on 127.0.0.1, offline, quiet."""
+    xllamacpp = _import_xllamacpp()
+    params = xllamacpp.CommonParams()
+    params.model.path = str(path)
+    params.n_ctx = n_ctx
+    params.n_parallel = 1
+    params.port = 0  # the in-process server also listens on 127.0.0.1; take a free port
+    params.offline = True
+    params.warmup = False
+    params.verbosity = -1
+    params.cache_ram_mib = 0
+    if n_threads:
+        params.cpuparams.n_threads = n_threads
+        params.cpuparams_batch.n_threads = n_threads
+    return params
+
+
+def _through_host(resident: Any, request: dict[str, Any], timeout: float | None) -> Iterator[Chunk]:
+    """The same request, streamed by the resident host (``ibachat/llm/host.py``); a host that does
+    not answer raises ``ModelUnavailable`` at once (no retries: the model can load here instead)."""
+    from ibachat.llm.openai_backend import Endpoint, OpenAILLM
+
+    remote = OpenAILLM([Endpoint("embedded", resident.url)], api_key=resident.key, retries=0)
+    return remote.send(request, timeout)
 
 
 def _drop(server: Any) -> None:

@@ -254,6 +254,10 @@ class OpenAILLM(LLM):
                 }
                 for t in tools
             ]
+        return self.send(request, timeout)
+
+    def send(self, request: dict[str, Any], timeout: float | None = None) -> Iterator[Chunk]:
+        """Stream a chat request already in the OpenAI shape (``model`` is filled in here)."""
         return self._stream(request, self.timeout if timeout is None else timeout)
 
     def _name_for(self, endpoint: Endpoint, timeout: float) -> str:
