@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from ibachat.agent.execution.tools import as_task_tool, get_tool  # noqa: E402
 from ibachat.agent.ingest import ingest  # noqa: E402
-from ibachat.agent.planner import Planner  # noqa: E402
+from ibachat.agent.planner import Planner, warm  # noqa: E402
 from ibachat.llm.scripted import ScriptedCall, ScriptedLLM  # noqa: E402
 from memory.memory import Memory  # noqa: E402
 
@@ -287,11 +287,13 @@ def main() -> None:
     memory, info = build(args.cache, args.turns)
     work = tasks(args.tasks)
     Planner(memory).plan(work[0][0], now=NOW, tool=work[0][1])  # load the embedder and indexes
+    warmed = warm()  # what chat, the TUI and the resident server do once their memory is open
     report: dict[str, Any] = {
         "version": VERSION,
         "turns": len(memory),
         "ledger_events": len(memory.ledger),
         **info,
+        "warm_s": {k: round(v, 3) for k, v in warmed.items()},
     }
     report["floor"] = run(memory, work, None)
     report["scripted_capable"] = run(memory, work, scripted(), refine=True)

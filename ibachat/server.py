@@ -21,7 +21,6 @@ The client half of this module imports the standard library only: it runs before
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import signal
@@ -244,12 +243,14 @@ def preload() -> dict[str, float]:
     times["embedder_s"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     warm_up()
+    # what is loaded now lives as long as the server: kept out of the collector's full passes
+    # (``planner.warm``), in the server and in every child it forks (a full pass over the loaded
+    # models and indexes took tens of milliseconds inside a child's request), and its pages stay
+    # shared with the children
+    from ibachat.agent.planner import warm
+
+    warm()
     times["warm_up_s"] = time.perf_counter() - t0
-    # what is loaded now lives as long as the server: kept out of the collector's full passes, in the
-    # server and in every child it forks (a full pass over the loaded models and indexes took tens of
-    # milliseconds inside a child's request), and its pages stay shared with the children
-    gc.collect()
-    gc.freeze()
     return times
 
 

@@ -70,3 +70,23 @@ def test_everyday_commands_import_no_torch_stack(home, args):
     assert out.strip(), "the command printed nothing"
     if args[1] == "search":  # a real MiniLM search finds the gardening turn first
         assert "tomatoes" in json.loads(out)[0]["text"]
+
+
+def test_warming_the_planner_loads_what_first_requests_paid_for_and_freezes_it():
+    """``planner.warm`` (chat, the TUI, the server, the planner bench): the units library, dateparser
+    and the valence lexicon are loaded, and what is loaded is out of the collector's full passes."""
+    code = (
+        "import gc, json, sys\n"
+        "from ibachat.agent import planner\n"
+        "before = {m: m in sys.modules for m in ('pint', 'dateparser', 'vaderSentiment')}\n"
+        "times = planner.warm()\n"
+        "after = {m: m in sys.modules for m in ('pint', 'dateparser', 'vaderSentiment')}\n"
+        "print(json.dumps([before, after, sorted(times), gc.get_freeze_count()]))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-800:]
+    before, after, parts, frozen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert not any(before.values()) and all(after.values())
+    assert parts == ["collect", "dates", "parser", "units", "valence"]
+    assert frozen > 100_000

@@ -112,6 +112,10 @@ def load_assistant(
 
             progress("loading memory indexes", 0.3)
             memory.prepare(indexing)
+        progress("warming the planner", 0.8)
+        from ibachat.agent.planner import warm
+
+        warm()
         loader = getattr(llm, "load", None)
         if llm is not None and callable(loader):
             _abandonable(loader, progress, f"loading model {llm.name}", 0.85)
