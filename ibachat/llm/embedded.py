@@ -29,6 +29,10 @@ MISSING_MODEL = (
     "or pass --model embedded:/path/to/model.gguf"
 )
 _DONE = object()  # end of stream marker on the chunk queue
+# Ollama's defaults for free text. On five everyday questions SmolLM2-135M, greedy, repeated one
+# line 44 times in one answer (63 unique lines of 106 in all); with these, 36 of 36.
+REPEAT_PENALTY = 1.1
+REPEAT_LAST_N = 64
 
 
 def default_model_path() -> Path | None:
@@ -149,6 +153,12 @@ class EmbeddedLLM(LLM):
                 "type": "json_schema",
                 "json_schema": {"name": "reply", "schema": schema},
             }
+        else:
+            # Ollama's default (repeat_last_n 64): greedy decoding of a small model otherwise loops
+            # ("3. Wear a raincoat. 4. Wear a raincoat. ..." to the token limit). Not under a schema,
+            # where the grammar already decides and a penalty on braces and quotes could only harm.
+            request["repeat_penalty"] = REPEAT_PENALTY
+            request["repeat_last_n"] = REPEAT_LAST_N
         return self._stream(request, timeout)
 
     def _stream(self, request: dict[str, Any], timeout: float | None) -> Iterator[Chunk]:

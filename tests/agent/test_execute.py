@@ -342,6 +342,21 @@ def test_an_answer_that_repeats_a_line_is_stopped_and_the_repeats_left_out():
     assert any("repeating itself" in f for f in plan.counters.fallbacks)
 
 
+def test_a_numbered_list_that_repeats_its_item_is_stopped_and_the_repeats_left_out():
+    items = "\n".join(f"{n}. Don't forget to wear a raincoat." for n in range(2, 40))
+    looping = f"1. Don't forget to wear socks.\n{items}\n- don't forget to wear a raincoat\n"
+    plan = AlignmentPlan("Any tips for a rainy day?", NOW, text=TextDirectives())
+    text = write_text("Any tips for a rainy day?", plan, llm=ScriptedLLM([looping]))
+    assert text == "1. Don't forget to wear socks.\n2. Don't forget to wear a raincoat."
+    assert any("repeating itself" in f for f in plan.counters.fallbacks)
+    # a list whose items differ is no loop, numbered or not
+    varied = "\n".join(f"{n}. Visit museum number {n}." for n in range(1, 8))
+    assert (
+        write_text("Ideas?", AlignmentPlan("Ideas?", NOW, text=TextDirectives()), llm=ScriptedLLM([varied]))
+        == varied
+    )
+
+
 def test_one_value_for_both_ends_of_a_trip_is_dropped_but_equal_enum_values_are_not():
     from ibachat.agent.execution.execute import _same_place
 

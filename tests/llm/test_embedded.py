@@ -144,3 +144,18 @@ def test_close_frees_and_the_next_chat_loads_again():
     assert not llm.loaded
     assert llm.complete([Message("user", "Hi")], max_tokens=2).completion_tokens > 0
     llm.close()
+
+
+def test_free_text_does_not_loop_on_one_line(embedded_llm):
+    """Greedy SmolLM2 answered this with "N. Don't forget to wear a raincoat." to the token limit;
+    with Ollama's repeat penalty every line is its own."""
+    from datetime import datetime, timezone
+
+    from ibachat.agent.alignment.plan import AlignmentPlan
+    from ibachat.agent.execution.execute import _line_key, text_messages
+
+    task = "Any tips for a rainy Sunday?"
+    messages = text_messages(task, AlignmentPlan(task, datetime(2026, 12, 6, tzinfo=timezone.utc)))
+    text = "".join(c.text or "" for c in embedded_llm.chat(messages, max_tokens=300))
+    lines = [_line_key(ln) for ln in text.split("\n") if ln.strip()]  # "3. X" and "4. X" are one line
+    assert len(lines) >= 3 and len(set(lines)) == len(lines), text

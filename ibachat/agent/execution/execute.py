@@ -630,18 +630,28 @@ OVERRUN = 1.25
 STOPPED = "stopped (past the word limit or repeating itself)"  # a draft cut short, not a model failure
 
 
+# a list item's marker: "3.", "12)", "(b)", "-", "*", "•"; the same line numbered again is the same line
+_MARKER = re.compile(r"^(?:[-*\u2022\u00b7]+|\(?\d{1,3}[.):]|\(?[a-z][.)])\s+")
+
+
+def _line_key(line: str) -> str:
+    """What a line says: without its list marker, case or closing punctuation."""
+    return _MARKER.sub("", line.strip().lower()).rstrip(".!;,: ")
+
+
 def _looping(text: str) -> bool:
-    """The last complete line has already been said ``REPEATS`` times (a model repeating itself)."""
-    lines = [ln.strip() for ln in text.split("\n")[:-1] if ln.strip()]
+    """The last complete line has already been said ``REPEATS`` times (a model repeating itself), its
+    list number aside ("4. Wear a raincoat." after "3. Wear a raincoat.")."""
+    lines = [_line_key(ln) for ln in text.split("\n")[:-1] if ln.strip()]
     return len(lines) > REPEATS and lines.count(lines[-1]) > REPEATS and len(lines[-1]) > 3
 
 
 def _without_repeats(text: str) -> str:
-    """The text with a line said again (beyond the first time) left out."""
+    """The text with a line said again (beyond the first time, its list number aside) left out."""
     seen: set[str] = set()
     out = []
     for ln in text.split("\n"):
-        key = ln.strip().lower()
+        key = _line_key(ln)
         if key and len(key) > 3 and key in seen:
             continue
         seen.add(key)
@@ -670,10 +680,12 @@ def _generate(
                     if stream is not None:
                         stream(chunk.text)
                     so_far = "".join(parts)
-                    if (limit and word_count(so_far) > limit * OVERRUN) or (
-                        "\n" in chunk.text and _looping(so_far)
-                    ):
+                    if limit and word_count(so_far) > limit * OVERRUN:
                         counters.fallbacks.append(f"{step}: {STOPPED}")
+                        break
+                    if "\n" in chunk.text and _looping(so_far):
+                        counters.fallbacks.append(f"{step}: {STOPPED}")
+                        parts = [so_far[: so_far.rfind("\n")]]  # the line begun after the loop goes too
                         break
                 if chunk.done:
                     counters.prompt_tokens += chunk.prompt_tokens
