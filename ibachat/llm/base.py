@@ -96,3 +96,30 @@ class LLM(ABC):
 
     def close(self) -> None:  # noqa: B027 - optional
         """Release the model (threads, memory)."""
+
+
+def openai_request(
+    messages: Sequence[Message], *, schema: dict[str, Any] | None, max_tokens: int, temperature: float
+) -> dict[str, Any]:
+    """A streamed chat request in the OpenAI shape, as llama.cpp (in this process or behind HTTP) and
+    any OpenAI-compatible server take it. A tool result becomes a user turn that says so (``role:
+    tool`` needs a tool_call_id we lack, and small models' chat templates reject it); with ``schema``
+    the reply is constrained to JSON valid under it."""
+    request: dict[str, Any] = {
+        "messages": [
+            {"role": "user", "content": f"[tool result]\n{m.content}"}
+            if m.role == "tool"
+            else {"role": m.role, "content": m.content}
+            for m in messages
+        ],
+        "max_tokens": max_tokens,
+        "temperature": temperature,
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
+    if schema is not None:
+        request["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "reply", "schema": schema},
+        }
+    return request

