@@ -424,7 +424,7 @@ def retrieval(
     as_json: bool,
 ) -> None:
     """Evidence recall@k and hit@k of memory retrieval on LoCoMo, LongMemEval, jsonl cases or an IBA-Bench suite."""
-    from bench.loaders import load_dataset
+    from bench.datasets import load_dataset
     from bench.retrieval_eval import evaluate_retrieval, retrieval_table
     from memory.paths import home
 

@@ -26,9 +26,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import date, time
 from typing import Any
 
+from bench.results import FAIL, PASS, UNSCORED, CheckResult
 from memory.types import parse_time
-
-PASS, FAIL, UNSCORED = "pass", "fail", "unscored"
 
 # The shape of ``expect`` for each kind (JSON Schema); the validator checks suites against these.
 _STR_LIST = {"type": "array", "items": {"type": "string"}, "minItems": 1}
@@ -66,20 +65,6 @@ EXPECT_SCHEMAS: dict[str, dict[str, Any]] = {
 CHECK_KINDS: tuple[str, ...] = (*EXPECT_SCHEMAS, "judge")
 PARAM_KINDS = tuple(k for k in CHECK_KINDS if k.startswith("param_"))
 TEXT_KINDS = tuple(k for k in CHECK_KINDS if k.startswith("text_"))
-
-
-@dataclass
-class CheckResult:
-    id: str
-    kind: str
-    status: str  # pass | fail | unscored
-    reason: str
-    dynamic: bool = False
-    dimension: str | None = None
-
-    @property
-    def scored(self) -> bool:
-        return self.status != UNSCORED
 
 
 @dataclass
@@ -473,7 +458,7 @@ def evaluate_task(task: Mapping[str, Any], output: Any, *, judges: Sequence[Any]
     for check in task.get("checks", []):
         result = evaluate_check(check, text, calls)
         if result.kind == "judge" and judges:
-            from bench.agents import judge_check
+            from bench.judges import judge_check
 
             result, used = judge_check(check, task, text, calls, judges)
             score.judge_calls += used

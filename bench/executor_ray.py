@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.evaluate import score_error
-from bench.runner import RunConfig, Worker, history_key
+from bench.worker import RunConfig, Worker, history_key
 from ibachat.errors import ConfigError, IbachatError
 
 LOCAL_OBJECT_STORE = 256 * 1024 * 1024  # bytes, for a cluster started here: tasks are small

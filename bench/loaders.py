@@ -401,21 +401,3 @@ def detect_format(path: Path | str) -> str:
     if '"session_1"' in head or '"qa"' in head:
         return "locomo"
     raise BadInput(f"cannot tell the format of {path}; pass --format ({', '.join(FORMATS)})")
-
-
-def load_dataset(path: Path | str, fmt: str | None = None, *, limit: int | None = None) -> Dataset:
-    """Load a dataset in ``fmt`` (detected from the file when None); ``limit`` caps an IBA suite's tasks."""
-    fmt = fmt or detect_format(path)
-    if fmt == "iba":
-        return load_iba(path, limit=limit)
-    if fmt == "prefeval":  # a PrefEval folder: all forms at 50 filler turns (bench/prefeval.py)
-        from bench.prefeval import load_prefeval
-
-        return load_prefeval(path, limit=limit)
-    if fmt == "locomo":
-        return load_locomo(path)
-    if fmt == "longmemeval":
-        return load_longmemeval(path)
-    if fmt == "jsonl":
-        return load_jsonl(path)
-    raise BadInput(f"unknown dataset format {fmt!r} (known: {', '.join(FORMATS)})")

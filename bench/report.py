@@ -8,6 +8,8 @@ left out of both. Every report names the suite, seeds, models, config and git re
 from __future__ import annotations
 
 import html
+import json
+import os
 import re
 import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -21,6 +23,31 @@ from memory.errors import BadInput
 
 _REPO = Path(__file__).resolve().parent.parent
 COLOURS = ("#3b6ea5", "#e07b39", "#4f9d69", "#b54a6a", "#7d62b0", "#8c7a3f", "#2f9c9c", "#666666")
+
+
+def read_results(path: Path, *, repair: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(meta lines, task lines) of a results file. A torn last line is ignored, or cut off with ``repair``.
+
+    A bad line in the middle of the file is an error: that file was not written by this runner.
+    """
+    metas: list[dict[str, Any]] = []
+    tasks: list[dict[str, Any]] = []
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return metas, tasks
+    good = data.rfind(b"\n") + 1  # bytes after the last newline are a torn write
+    for number, line in enumerate(data[:good].splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise BadInput(f"{path} line {number} is not a results record ({exc})") from exc
+        (metas if row.get("type") == "meta" else tasks).append(row)
+    if repair and good < len(data):
+        os.truncate(path, good)
+    return metas, tasks
 
 
 def git_revision(repo: Path = _REPO) -> str:
@@ -70,8 +97,6 @@ def _result_files(paths: Iterable[Path | str]) -> list[Path]:
 
 def load_runs(paths: Iterable[Path | str]) -> list[Run]:
     """One Run per results file; labels made unique (model, then folder) when two files share one."""
-    from bench.runner import read_results
-
     runs = []
     for path in _result_files(paths):
         metas, rows = read_results(path)

@@ -36,7 +36,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.loaders import Conversation, Dataset, HistoryTurn, Question, load_dataset  # noqa: E402
+from bench.datasets import load_dataset  # noqa: E402
+from bench.loaders import Conversation, Dataset, HistoryTurn, Question  # noqa: E402
 
 LOCOMO = Path("/work/shared/data/locomo/locomo10.zip")
 PREFEVAL = Path("/work/shared/data/prefeval-dev")

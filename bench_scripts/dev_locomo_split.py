@@ -22,7 +22,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.loaders import Dataset, load_dataset  # noqa: E402
+from bench.datasets import load_dataset  # noqa: E402
+from bench.loaders import Dataset  # noqa: E402
 from bench.retrieval_eval import evaluate_retrieval  # noqa: E402
 
 SPLITS = ("dev", "held-out", "all")

@@ -6,7 +6,7 @@ import random
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from bench.generator.dims import get_dim
+from bench.generator.catalog import get_dim
 from bench.generator.histories import History, StateSpan, build_history
 from bench.generator.personas import Persona
 from bench.generator.scenarios import BY_NAME, Ctx, Scenario

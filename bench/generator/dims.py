@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from ibachat.agent.execution.tools import REGISTRY
@@ -185,20 +184,3 @@ def b(
 ) -> Binding:
     """A binding of a dimension to ``tool.param``."""
     return Binding(tool, param, arg, accept or {}, kind)
-
-
-@lru_cache(maxsize=1)
-def all_dims() -> dict[str, Dim]:
-    """Every dimension by key (built on first use)."""
-    from bench.generator import catalog_a, catalog_b, catalog_c, catalog_t
-
-    out: dict[str, Dim] = {}
-    for d in [*catalog_a.build(), *catalog_t.build(), *catalog_b.build(), *catalog_c.build()]:
-        if d.key in out:
-            raise ValueError(f"duplicate dimension {d.key}")
-        out[d.key] = d
-    return out
-
-
-def get_dim(key: str) -> Dim:
-    return all_dims()[key]

@@ -14,7 +14,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bench.generator import phrasing as ph
-from bench.generator.dims import Dim, get_dim
+from bench.generator.catalog import get_dim
+from bench.generator.dims import Dim
 from bench.generator.episodes import (
     Cue,
     History,

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.generator.dims import all_dims
+from bench.generator.catalog import all_dims
 from bench.generator.world import (
     CAFES,
     CITIES,

@@ -8,7 +8,8 @@ from functools import lru_cache
 from typing import Any
 
 from bench.evaluate import FAIL, PASS, evaluate_check, evaluate_task, normalize_output
-from bench.generator.dims import Dim, get_dim
+from bench.generator.catalog import get_dim
+from bench.generator.dims import Dim
 from bench.generator.personas import Persona
 from bench.generator.scenarios import Scenario
 from ibachat.agent.execution.tools import REGISTRY

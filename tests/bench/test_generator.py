@@ -22,7 +22,7 @@ from bench.generator import (
     write_suite,
 )
 from bench.generator import phrasing as ph
-from bench.generator.dims import all_dims, get_dim
+from bench.generator.catalog import all_dims, get_dim
 from bench.generator.scenarios import SCENARIOS
 from bench.generator.states import STATE_BY_KEY
 from bench.generator.suite import dumps

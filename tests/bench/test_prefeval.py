@@ -328,7 +328,8 @@ def test_prefeval_command_writes_a_valid_suite_and_bad_input_is_one_line(folder,
 
 
 def test_suite_runs_through_the_runner_and_retrieval_loader(folder, tmp_path):
-    from bench.loaders import detect_format, load_dataset
+    from bench.datasets import load_dataset
+    from bench.loaders import detect_format
     from bench.runner import run_bench
 
     tasks = list(iter_tasks(folder, forms=["explicit"], fillers=(6,), topics=["entertain_games"]))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.datasets import load_dataset
 from bench.loaders import (
     detect_format,
-    load_dataset,
     load_locomo,
     normalize_dia_ids,
     parse_locomo_time,
@@ -208,7 +208,8 @@ def test_retrieval_command():
 
 
 def test_an_iba_suite_loads_as_retrieval_cases():
-    from bench.loaders import detect_format, load_dataset
+    from bench.datasets import load_dataset
+    from bench.loaders import detect_format
 
     mini = Path(__file__).parent / "data" / "mini_suite.jsonl"
     assert detect_format(mini) == "iba"

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from bench.agents import AgentOutput, ContextAgent, SharedCacheEmbedder, make_agent
-from bench.runner import history_records, read_results, run_bench
+from bench.runner import read_results, run_bench
 from bench.validate import load_suite
+from bench.worker import history_records
 from ibachat.errors import ConfigError
 from ibachat.llm.scripted import ScriptedLLM
 from memory.embedders.hashing import HashEmbedder
