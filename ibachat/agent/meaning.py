@@ -22,6 +22,20 @@ def name_words(tool: dict[str, Any]) -> list[str]:
     return [w for w in re.split(r"[\s_\-.]+", name.lower()) if w]
 
 
+# The assistant's own replies, as one more activity a statement can be about.
+REPLIES = "how the assistant writes its answers and replies to me: their length, tone, format and wording"
+
+
+def param_texts(tool: dict[str, Any]) -> list[str]:
+    """A parameter's name and description: a statement about one feature ("a 5 minute alert is useless")
+    is in scope of every tool that has it, whichever tool it sounds most like."""
+    out = []
+    for name, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
+        desc = str(prop.get("description", "")) if isinstance(prop, dict) else ""
+        out.append(f"{name.replace('_', ' ')}: {desc}".strip(": "))
+    return out
+
+
 def tool_text(tool: dict[str, Any]) -> str:
     """What a tool does, in words: its name's words and its description."""
     return f"{' '.join(name_words(tool))}: {tool.get('description', '')}".strip(": ")
@@ -57,12 +71,11 @@ def catalogue_texts() -> tuple[str, ...]:
     parameter texts and enum values (as said, and as the glossary defines them), the facet cue lists,
     the scope's anchors and the reading lexicon's attribute values as wishes. None of it is the user's: ``declare_catalogue`` lets their vectors be kept."""
     from ibachat.agent.alignment.grounding import _BAD, _GOOD, defined
-    from ibachat.agent.alignment.scope import REPLIES, _param_texts
     from ibachat.agent.retrieval.facets import FACET_VOCAB, tool_facets
 
     out: list[str] = [REPLIES, _GOOD, _BAD, *FACET_VOCAB.values()]
     for tool in catalogue():
-        out += [tool_text(tool), route_text(tool), *name_words(tool), *_param_texts(tool)]
+        out += [tool_text(tool), route_text(tool), *name_words(tool), *param_texts(tool)]
         out += [q for _, q in tool_facets(tool)]
         for name, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
             if not isinstance(prop, dict):

@@ -19,7 +19,8 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from ibachat.agent.alignment.plan import AlignmentPlan, build_plan
+from ibachat.agent.alignment.plan import build_plan
+from ibachat.agent.alignment.plan_types import AlignmentPlan
 from ibachat.agent.alignment.schema_map import params
 from ibachat.agent.execution.action import (
     PendingAction,

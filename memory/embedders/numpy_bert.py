@@ -125,7 +125,7 @@ class NumpyBertEmbedder(Embedder):
     @property
     def config(self) -> dict[str, Any]:
         if self._config is None:
-            from memory.embedders.flag import read_json
+            from memory.embedders.settings import read_json
 
             config = read_json(self.folder / "config.json")
             if config.get("model_type") != "bert":
@@ -153,7 +153,7 @@ class NumpyBertEmbedder(Embedder):
     def load(self) -> None:
         if self._model is not None:
             return
-        from memory.embedders.flag import torch_threads
+        from memory.embedders.settings import torch_threads
 
         self.threads = torch_threads()  # IBACHAT_TORCH_THREADS (default 1) pins BLAS as it pins torch
         with self._lock:
@@ -170,7 +170,7 @@ class NumpyBertEmbedder(Embedder):
 
         config = self.config
         if self.max_length is None:
-            from memory.embedders.flag import read_json
+            from memory.embedders.settings import read_json
 
             st_config = self.folder / "sentence_bert_config.json"
             limit = read_json(st_config).get("max_seq_length") if st_config.is_file() else None

@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 from rich.console import Console
 
-from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective, TextDirectives
+from ibachat.agent.alignment.plan_types import AlignmentPlan, ParamDirective, TextDirectives
 from ibachat.agent.execution.execute import check_text, fix_text, narrow_schema, write_text
 from ibachat.agent.execution.router import route
 from ibachat.agent.ingest import ingest

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 import jsonschema
 import pytest
 
-from ibachat.agent.alignment.plan import AlignmentPlan
+from ibachat.agent.alignment.plan_types import AlignmentPlan
 from ibachat.agent.alignment.usual import habitual
 from ibachat.agent.execution.execute import narrow_schema
 from ibachat.agent.execution.freetext import SHORT_TEXT, degenerate

@@ -24,7 +24,8 @@ import pytest
 
 from ibachat.agent.execution.router import route
 from ibachat.agent.execution.tools import as_task_tool, tools_for
-from ibachat.agent.reading.acts import read_act, spelled_out
+from ibachat.agent.reading.acts import read_act
+from ibachat.agent.reading.spellings import spelled_out
 
 TOOLS = [as_task_tool(t) for t in tools_for()]
 

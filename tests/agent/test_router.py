@@ -462,7 +462,7 @@ def test_texting_spellings_counts_in_digits_and_names_in_fragments(minilm, messa
 
 
 def test_texting_spellings_are_spelled_out_with_their_case_and_nothing_else():
-    from ibachat.agent.reading.acts import spelled_out
+    from ibachat.agent.reading.spellings import spelled_out
 
     assert spelled_out("Cn u book it tmrw") == "Can you book it tomorrow"
     assert spelled_out("U2 at the O2, the U-bend, ur-text") == "U2 at the O2, the U-bend, ur-text"

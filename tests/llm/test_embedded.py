@@ -153,7 +153,7 @@ def test_free_text_does_not_loop_on_one_line(embedded_llm):
     with Ollama's repeat penalty every line is its own."""
     from datetime import datetime, timezone
 
-    from ibachat.agent.alignment.plan import AlignmentPlan
+    from ibachat.agent.alignment.plan_types import AlignmentPlan
     from ibachat.agent.execution.execute import _line_key, text_messages
 
     task = "Any tips for a rainy Sunday?"

@@ -501,7 +501,7 @@ async def test_the_real_loader_says_ollama_is_unreachable_and_continues_on_the_e
 
 
 async def test_a_clarifying_question_is_shown_as_a_question_not_an_action(build, memory):
-    from ibachat.agent.alignment.plan import AlignmentPlan
+    from ibachat.agent.alignment.plan_types import AlignmentPlan
     from ibachat.assistant import Reply
 
     app, _, _ = build([])

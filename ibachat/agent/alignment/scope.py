@@ -26,8 +26,6 @@ Embed = Callable[[list[str]], Any]
 # flights 2nd, an alert lead time ranks a diary's alert 3rd, cigarette smoke ranks a smoke-free room 1st.
 # Tool texts this close are one kind of tool in other words (a "takeaway_order" and "order_food").
 SAME_KIND = 0.6
-# The assistant's own replies, as one more activity a statement can be about.
-REPLIES = "how the assistant writes its answers and replies to me: their length, tone, format and wording"
 
 
 @lru_cache(maxsize=1)
@@ -103,11 +101,11 @@ def _activities(tool: dict[str, Any], embed: Embed) -> tuple[list[tuple[int, int
     they are kept per embedder (a bound method's object, as ``VECTORS`` keys it) and tool."""
     import weakref
 
-    from ibachat.agent.meaning import VECTORS, catalogue, tool_text
+    from ibachat.agent.meaning import REPLIES, VECTORS, catalogue, param_texts, tool_text
 
     target = tool_text(tool)
     owner = getattr(embed, "__self__", None)
-    key = (id(owner), target, tuple(_param_texts(tool)))
+    key = (id(owner), target, tuple(param_texts(tool)))
     hit = _ACTIVITIES.get(key) if owner is not None else None
     if hit is not None and hit[0]() is owner:
         return hit[1], hit[2], hit[3]
@@ -117,7 +115,7 @@ def _activities(tool: dict[str, Any], embed: Embed) -> tuple[list[tuple[int, int
     spans: list[tuple[int, int]] = []
     for t in tools:
         start = len(texts)
-        texts += [tool_text(t), *(_param_texts(t) or [tool_text(t)])]
+        texts += [tool_text(t), *(param_texts(t) or [tool_text(t)])]
         spans.append((start, len(texts)))
     mat = VECTORS.get(embed, texts)
     kinds = mat[[a for a, _ in spans[1:]]] @ mat[spans[0][0]]
@@ -183,14 +181,4 @@ def _own_values(tool: dict[str, Any]) -> list[str]:
             label = str(v).replace("_", " ").lower()
             if isinstance(v, str) and len(label) >= 4 and label not in GENERIC_ENUMS:
                 out.append(label)
-    return out
-
-
-def _param_texts(tool: dict[str, Any]) -> list[str]:
-    """A parameter's name and description: a statement about one feature ("a 5 minute alert is useless")
-    is in scope of every tool that has it, whichever tool it sounds most like."""
-    out = []
-    for name, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
-        desc = str(prop.get("description", "")) if isinstance(prop, dict) else ""
-        out.append(f"{name.replace('_', ' ')}: {desc}".strip(": "))
     return out

@@ -29,15 +29,14 @@ MAX_PER_LINE = 4
 
 def activities(texts: Sequence[str], embed: Embed) -> list[set[str]]:
     """For each text, the names of its ``TOP`` nearest tools of the catalogue (text and parameters)."""
-    from ibachat.agent.alignment.scope import _param_texts
-    from ibachat.agent.meaning import VECTORS, catalogue, tool_text
+    from ibachat.agent.meaning import VECTORS, catalogue, param_texts, tool_text
 
     tools = list(catalogue())
     rows: list[str] = []
     spans: list[tuple[int, int]] = []
     for t in tools:
         start = len(rows)
-        rows += [tool_text(t), *(_param_texts(t) or [tool_text(t)])]
+        rows += [tool_text(t), *(param_texts(t) or [tool_text(t)])]
         spans.append((start, len(rows)))
     mat = VECTORS.get(embed, rows)
     said = VECTORS.get(embed, list(texts))

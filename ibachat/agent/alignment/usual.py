@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from datetime import datetime
 
-    from ibachat.agent.alignment.plan import AlignmentPlan
+    from ibachat.agent.alignment.plan_types import AlignmentPlan
     from ibachat.agent.alignment.resolve import Resolution
 
     Embed = Callable[[list[str]], Any]

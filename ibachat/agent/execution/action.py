@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ibachat.agent.alignment.plan import AlignmentPlan
+    from ibachat.agent.alignment.plan_types import AlignmentPlan
     from ibachat.agent.execution.router import Route
 
 
@@ -257,7 +257,7 @@ def pin_certain_values(
 ) -> None:
     """Make certain what the user has settled: answers, the names the request gives, "the usual" the plan
     is sure of, and what past calls of this tool agree on once those are fixed (``settled_by_past_calls``)."""
-    from ibachat.agent.alignment.plan import ParamDirective
+    from ibachat.agent.alignment.plan_types import ParamDirective
     from ibachat.agent.alignment.request_values import stated_values, tool_about
     from ibachat.agent.alignment.usual import free_text
     from ibachat.agent.execution.clarify import options, question_param, settled_by_past_calls
@@ -348,7 +348,7 @@ def settle_from_past_calls(
 ) -> bool:
     """Pin the missing values that every past call with the settled values agrees on ("Sichuan House":
     always the mapo tofu). Returns whether anything was pinned."""
-    from ibachat.agent.alignment.plan import ParamDirective
+    from ibachat.agent.alignment.plan_types import ParamDirective
     from ibachat.agent.execution.clarify import settled_by_past_calls
 
     fixed = _fixed_values(plan, tool, task, answers, now)
@@ -383,7 +383,7 @@ def offer_past_values(
 ) -> str:
     """A question about a value the user's past calls (with the values settled so far) gave differently
     becomes a choice between them: "For items, do you want mapo tofu or dan dan noodles?"."""
-    from ibachat.agent.alignment.plan import AlignmentPlan
+    from ibachat.agent.alignment.plan_types import AlignmentPlan
     from ibachat.agent.execution.clarify import options, question_param
 
     props = (tool.get("parameters") or {}).get("properties") or {}

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective, TextDirectives
+from ibachat.agent.alignment.plan_types import AlignmentPlan, ParamDirective, TextDirectives
 from ibachat.agent.alignment.request_values import range_questions, tool_about
 from ibachat.agent.execution.clarify import stated_params
 from ibachat.agent.execution.freetext import bound, screen

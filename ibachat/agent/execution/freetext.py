@@ -20,7 +20,7 @@ from ibachat.agent.execution.tools import schema_error
 from ibachat.agent.types import PlannerCounters
 
 if TYPE_CHECKING:
-    from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective
+    from ibachat.agent.alignment.plan_types import AlignmentPlan, ParamDirective
 
 SHORT_TEXT = 80  # a name, a place, a dish: what a free-text argument may hold at most
 LONG_TEXT = 2000  # a message body or a note

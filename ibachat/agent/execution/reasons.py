@@ -26,7 +26,7 @@ from ibachat.agent.reading.when import read_when
 from ibachat.agent.types import Source
 
 if TYPE_CHECKING:
-    from ibachat.agent.alignment.plan import AlignmentPlan, ParamDirective
+    from ibachat.agent.alignment.plan_types import AlignmentPlan, ParamDirective
 
 DEFAULT = "default"
 WEAK_HABIT = "(weak: once)"  # how alignment/resolve.py marks a "habit" of a single past choice

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ibachat.agent.reading.when import default_time, read_when
 
 if TYPE_CHECKING:
-    from ibachat.agent.alignment.plan import AlignmentPlan
+    from ibachat.agent.alignment.plan_types import AlignmentPlan
 
 _TOD_TIMES = {
     "early_morning": "07:00",

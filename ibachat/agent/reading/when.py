@@ -669,8 +669,8 @@ def _part_of(hour: int) -> str:
 
 def read_when(text: str, now: datetime) -> When:
     """The day, clock time and part of day ``text`` names, relative to ``now``; a question when unsure."""
-    from ibachat.agent.reading.acts import spelled_out, texting_words
     from ibachat.agent.reading.corrections import corrected
+    from ibachat.agent.reading.spellings import spelled_out, texting_words
 
     text = _HOUSE_NUMBER.sub(lambda m: "#" * len(m.group(0)), corrected(text[:2000]))
     said = texting_words(text)  # "tmrw": read as "tomorrow", quoted as the user wrote it
