@@ -155,10 +155,9 @@ class Assistant:
         ids = [t.id for t in self.memory.session(session_id)]
         removed = self.memory.forget(ids) if ids else []
         if removed:
-            from ibachat.commands.forgetting import scrub_history
-            from ibachat.repl import HISTORY_FILE
+            from ibachat.line_history import scrub_home_history
 
-            scrub_history(self.memory.home / HISTORY_FILE, [t.text for t in removed])
+            scrub_home_history(self.memory.home, [t.text for t in removed])
         titles = self._titles()
         titles.pop(session_id, None)
         self._save_titles(titles)

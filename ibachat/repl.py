@@ -22,6 +22,7 @@ from rich.text import Text
 
 from ibachat.commands.common import one_line, polarity_label, printable
 from ibachat.errors import USER_ERRORS
+from ibachat.line_history import HISTORY_FILE, scrub_history
 from ibachat.tui.commands import SLASH_COMMANDS, SLASH_HELP, parse_slash
 from ibachat.tui.plantext import evidence_items, plan_sections, proposal_reasons
 
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from ibachat.assistant import Assistant, Reply
     from ibachat.tui.undo import UndoBuffer
 
-HISTORY_FILE = "repl_history"
 SHOWN_LIMIT = 20_000
 PREFS_SHOWN = 20
 
@@ -391,8 +391,6 @@ class Repl:
         else:
             raise IbachatError("say what to forget: /forget ID [ID...] or /forget last")
         removed = self.undo.forget_turns(ids)
-        from ibachat.commands.forgetting import scrub_history
-
         scrub_history(self.assistant.memory.home / HISTORY_FILE, [t.text for t in removed])
         self.err.print(Text(f"forgot {len(removed)} turn(s); /undo takes it back", style="yellow"))
 

@@ -22,7 +22,8 @@ import pytest
 
 from ibachat.assistant import Assistant
 from ibachat.cli import main
-from ibachat.commands.forgetting import scrub_history, undo_path
+from ibachat.commands.forgetting import undo_path
+from ibachat.line_history import scrub_history
 from ibachat.llm.scripted import ScriptedLLM
 from memory.lexical import LexicalIndex
 from memory.memory import Memory

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -40,3 +42,117 @@ def test_ibachat_does_not_import_bench(module):
 def test_cli_help_path_does_not_import_torch():
     loaded = _loaded_after("ibachat.cli")
     assert not loaded & {"torch", "FlagEmbedding", "transformers", "xllamacpp", "usearch", "textual"}
+
+
+# ---------------------------------------------------------------- no import circles (issue 22)
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("ibachat", "memory", "bench")
+# Loops that exist only in annotations (``if TYPE_CHECKING:``): a helper module typed with the class
+# whose methods it carries out (Memory's forgetting, import, repair and donor indexes; the TUI
+# screen's ``app``). Nothing runs through them; any other loop fails below.
+TYPE_ONLY = [
+    {"memory.forget", "memory.importer", "memory.indexed", "memory.memory", "memory.repair", "memory.store"},
+    {"ibachat.tui.app", "ibachat.tui.screens.memory_screen"},
+]
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path
+    return out
+
+
+def _imports(types_too: bool) -> dict[str, set[str]]:
+    """module -> the modules of the tree it imports anywhere in its text (at the top, inside a
+    function, or, with ``types_too``, under ``if TYPE_CHECKING:``)."""
+    mods = _modules()
+
+    def owner(name: str) -> str | None:
+        while name and name not in mods:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    edges: dict[str, set[str]] = {m: set() for m in mods}
+    for module, path in mods.items():
+        tree = ast.parse(path.read_text("utf-8"))
+        typing_only: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                typing_only |= {id(n) for n in ast.walk(node)}
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)) or (
+                id(node) in typing_only and not types_too
+            ):
+                continue
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join([*parts, base] if base else parts)
+                names = [f"{base}.{a.name}" for a in node.names] or [base]
+            edges[module] |= {o for n in names if (o := owner(n)) and o != module}
+    return edges
+
+
+def _circles(edges: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[set[str]] = []
+    for root in edges:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(edges[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                group = set()
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    group.add(w)
+                    if w == v:
+                        break
+                if len(group) > 1:
+                    out.append(group)
+    return out
+
+
+def test_no_module_imports_itself_through_others():
+    assert _circles(_imports(types_too=False)) == []
+
+
+def test_loops_through_annotations_are_only_the_known_ones():
+    assert sorted(map(sorted, _circles(_imports(types_too=True)))) == sorted(map(sorted, TYPE_ONLY))
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
+    assert _circles({"a": {"b"}, "b": set()}) == []

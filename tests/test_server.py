@@ -213,3 +213,18 @@ def test_the_embedded_model_stays_loaded_beside_the_server_and_goes_with_it(tmp_
     assert [r["rc"] for r in _answered(home)["recent"]] == [0]
     os.kill(_answered(home)["pid"], signal.SIGKILL)  # even a killed server takes its model along
     _wait(lambda: not _alive(model_pid), "the model host to go with its server")
+
+
+def test_a_foreground_server_is_the_callers_own_process_and_stops_when_idle(tmp_path):
+    home = tmp_path / "home"
+    proc = subprocess.Popen(
+        [*CLI, "server", "start", "--foreground", "--idle", "1"],
+        env=_env(home),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert f"ibachat server {proc.pid} ready at {srv.socket_path(home)}" in out  # the same pid: exec'd
+    assert not srv.socket_path(home).exists()

@@ -87,7 +87,7 @@ def open_memory(obj: dict[str, Any], *, readonly: bool = False, or_read: bool = 
     and its indexes) opens as a writer when it can, and as a reader beside another writer (or
     in a home it may not write): it never waits for a writer and is never refused by one.
     """
-    from ibachat.commands.forgetting import scrub_home_history
+    from ibachat.line_history import scrub_home_history
     from memory.errors import StoreLocked
     from memory.memory import Memory
     from memory.preflight import HomeUnusable

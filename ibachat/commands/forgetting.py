@@ -134,39 +134,6 @@ def restore(memory: Memory, item: Undoable) -> list[int]:
     return UndoBuffer(memory)._restore_turns(item)
 
 
-def scrub_history(path: Path, texts: list[str]) -> int:
-    """Remove from a prompt-toolkit history file the entries that are one of ``texts``."""
-    try:
-        raw = path.read_text("utf-8")
-    except (FileNotFoundError, UnicodeDecodeError):
-        return 0
-    said = {_norm(t) for t in texts if t.strip()}
-    entries: list[list[str]] = []
-    for line in raw.splitlines(keepends=True):
-        if line.startswith("#") or not entries:
-            entries.append([line])
-        else:
-            entries[-1].append(line)
-    kept, dropped = [], 0
-    for entry in entries:
-        body = _norm("".join(ln[1:] for ln in entry if ln.startswith("+")))
-        if body and any(body == s or body in s for s in said):
-            dropped += 1
-            continue
-        kept.append(entry)
-    if dropped:
-        atomic_write_text(path, "".join("".join(e) for e in kept))
-        os.chmod(path, 0o600)
-    return dropped
-
-
-def scrub_home_history(home: Path, texts: list[str]) -> int:
-    """The forget hook of every front end (``Memory(forget_hooks=...)``): the REPL's line history."""
-    from ibachat.repl import HISTORY_FILE
-
-    return scrub_history(Path(home) / HISTORY_FILE, texts)
-
-
 def drop_titles(memory: Memory, sessions: set[str]) -> int:
     """Remove from ``sessions.json`` the titles of these sessions once no turn of theirs is left."""
     path = Path(memory.home) / "sessions.json"
@@ -184,7 +151,3 @@ def drop_titles(memory: Memory, sessions: set[str]) -> int:
         atomic_write_text(path, json.dumps(titles, ensure_ascii=False))
         os.chmod(path, 0o600)
     return len(gone)
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.split()).casefold()

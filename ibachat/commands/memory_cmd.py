@@ -355,7 +355,7 @@ def repair(obj: dict[str, Any]) -> None:
     from rich.text import Text
 
     from ibachat.commands.common import opening_notes
-    from ibachat.commands.forgetting import scrub_home_history
+    from ibachat.line_history import scrub_home_history
     from memory.memory import Memory
 
     with (

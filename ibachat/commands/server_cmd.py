@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 import time
 from typing import Any
 
@@ -21,21 +23,22 @@ def server() -> None:
 @click.option("--idle", type=float, help="Stop after this many idle seconds (default 900).")
 def start(foreground: bool, idle: float | None) -> None:
     """Start the server for this memory home (nothing happens if one is running)."""
-    from ibachat import server as srv
+    from ibachat import server_client as srv
 
     h = srv.home()
     running = srv.request(h, "status", timeout=1.0)
     if running:
         click.echo(f"already running (pid {running['pid']})")
         return
-    if foreground:
-        raise click.exceptions.Exit(srv.main_serve(idle))
+    if foreground:  # this process becomes the server (the same pid, terminal and Ctrl-C)
+        if idle is not None:
+            os.environ["IBACHAT_SERVER_IDLE"] = str(idle)
+        sys.stdout.flush()
+        os.execv(sys.executable, [sys.executable, "-c", srv.SERVE])
     from memory.paths import ensure_private_dir
 
     ensure_private_dir(h)
     if idle is not None:
-        import os
-
         os.environ["IBACHAT_SERVER_IDLE"] = str(idle)
     srv.start_detached(h)
     deadline = time.monotonic() + 60
@@ -51,7 +54,7 @@ def start(foreground: bool, idle: float | None) -> None:
 @server.command()
 def stop() -> None:
     """Stop the server (commands still running finish first)."""
-    from ibachat import server as srv
+    from ibachat import server_client as srv
 
     h = srv.home()
     reply = srv.request(h, "stop")
@@ -68,7 +71,7 @@ def stop() -> None:
 @click.option("--json", "as_json", is_flag=True)
 def status(as_json: bool) -> None:
     """Whether a server runs for this home, since when, and its last commands' times."""
-    from ibachat import server as srv
+    from ibachat import server_client as srv
 
     reply = srv.request(srv.home(), "status")
     if as_json:
@@ -91,7 +94,7 @@ def status(as_json: bool) -> None:
 
 def status_row() -> dict[str, Any]:
     """The server's line for `ibachat doctor`."""
-    from ibachat import server as srv
+    from ibachat import server_client as srv
 
     reply = srv.request(srv.home(), "status", timeout=1.0)
     if not reply:

@@ -96,7 +96,7 @@ def load_assistant(
     """Open the memory (writer lock), choose the chat model, load the embedder, indexes and model."""
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     from ibachat.assistant import Assistant
-    from ibachat.commands.forgetting import scrub_home_history
+    from ibachat.line_history import scrub_home_history
     from memory.memory import Memory
 
     progress("opening memory", 0.05)
