@@ -214,32 +214,25 @@ class Planner:
             events = list({e.id: e for e in stored + found + asked}.values())
         events = in_reach(events, task)
         counters.timings_ms["align_ms"] = (time.perf_counter() - t0) * 1000
-        plan = build_plan(
-            task,
-            now,
-            events,
-            tool=tool,
-            superseded=superseded,
-            evidence=evidence,
-            counters=counters,
-            mode=self._label(),
-            embed=self._embedding(),
-        )
+
+        def planned(events: list[PreferenceEvent]) -> AlignmentPlan:
+            return build_plan(
+                task,
+                now,
+                events,
+                tool=tool,
+                superseded=superseded,
+                evidence=evidence,
+                counters=counters,
+                mode=self._label(),
+                embed=self._embedding(),
+            )
+
+        plan = planned(events)
         if self.refine and self.llm is not None:
             extra = self._refine(plan, evidence, tool, counters)
-            if extra:
-                events = events + extra
-                plan = build_plan(
-                    task,
-                    now,
-                    events,
-                    tool=tool,
-                    superseded=superseded,
-                    evidence=evidence,
-                    counters=counters,
-                    mode=self._label(),
-                    embed=self._embedding(),
-                )
+            if extra:  # the model's refinement found more: the plan again, with them
+                plan = planned(events + extra)
         return plan
 
     def _embedding(self) -> Callable[[list[str]], Any] | None:
