@@ -88,3 +88,35 @@ def test_the_planner_never_imports_the_generator():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout
     assert not [m for m in out.split() if m.startswith("bench")]
+
+
+def test_the_product_names_no_scenario_of_the_generator():
+    """A scenario is the benchmark's; the product's tools and words are its own (issue 22). A scenario
+    named after the product's own tool ("save_note") is the generator borrowing the tool's name."""
+    code = (
+        "import json; from bench.generator.scenarios import SCENARIOS; "
+        "print(json.dumps(sorted(s.name for s in SCENARIOS)))"
+    )
+    names = set(
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+            ).stdout
+        )
+    )
+    from ibachat.agent.execution.tools import REGISTRY
+
+    theirs = names - set(REGISTRY)
+    assert len(theirs) > 20  # the generator's scenarios were read
+    found = {}
+    for path in sorted((ROOT / "ibachat").rglob("*")):
+        if path.suffix not in (".py", ".json"):
+            continue
+        said = (
+            set(_strings(path))
+            if path.suffix == ".py"
+            else set(re.findall(r'"([^"]+)"', path.read_text("utf-8")))
+        )
+        if said & theirs:
+            found[str(path.relative_to(ROOT))] = sorted(said & theirs)
+    assert found == {}

@@ -27,7 +27,7 @@ def test_registry_covers_the_domains_with_valid_strict_schemas():
     assert len(REGISTRY) >= 16
     assert {t.domain for t in REGISTRY.values()} == set(DOMAINS)
     for tool in REGISTRY.values():
-        assert isinstance(tool, Tool) and tool.name and tool.description and tool.scenarios
+        assert isinstance(tool, Tool) and tool.name and tool.description
         Draft202012Validator.check_schema(tool.parameters)
         params = tool.parameters
         assert params["type"] == "object" and params["additionalProperties"] is False

@@ -10,7 +10,7 @@ import copy
 import difflib
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
@@ -38,7 +38,6 @@ class Tool:
     description: str
     parameters: dict[str, Any]
     domain: str
-    scenarios: tuple[str, ...] = field(default_factory=tuple)
 
 
 # ---------------------------------------------------------------- schema helpers
@@ -130,10 +129,8 @@ TEXTURE = ["soft", "regular", "crunchy"]
 TIMES_OF_DAY = ["early_morning", "morning", "afternoon", "evening"]
 
 
-def _tool(
-    name: str, domain: str, scenarios: tuple[str, ...], description: str, params: dict, required: list
-) -> Tool:
-    return Tool(name, description, _object(params, required), domain, scenarios)
+def _tool(name: str, domain: str, description: str, params: dict, required: list) -> Tool:
+    return Tool(name, description, _object(params, required), domain)
 
 
 def _build() -> dict[str, Tool]:
@@ -141,7 +138,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "send_email",
             "writing",
-            ("reply_email", "email_to_manager"),
             "Send, draft or schedule an email on the user's behalf.",
             {
                 "to": _str("recipient name or address"),
@@ -159,7 +155,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "create_event",
             "work",
-            ("schedule_meeting", "focus_block"),
             "Create a calendar event: a meeting, call or block of time.",
             {
                 "title": _str("event title"),
@@ -177,7 +172,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "order_food",
             "consumption",
-            ("food_delivery",),
             "Order a meal for delivery from a restaurant.",
             {
                 "restaurant": _str("restaurant name"),
@@ -196,7 +190,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "order_groceries",
             "consumption",
-            ("grocery_order",),
             "Order groceries for home delivery.",
             {
                 "items": _list("products to buy", _str("a product"), min_items=1, max_items=80),
@@ -212,7 +205,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "order_coffee",
             "consumption",
-            ("coffee_order",),
             "Order a coffee or tea from a cafe, to pick up.",
             {
                 "shop": _str("café name"),
@@ -242,7 +234,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "buy_product",
             "consumption",
-            ("online_purchase", "household_restock"),
             "Buy a product online.",
             {
                 "query": _str("what to buy"),
@@ -262,7 +253,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "book_hotel",
             "planning",
-            ("hotel_booking",),
             "Book a hotel room for a stay of some nights.",
             {
                 "city": _str("city"),
@@ -281,7 +271,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "set_reminder",
             "planning",
-            ("one_off_reminder", "recurring_reminder"),
             "Set a reminder that alerts the user at a given time.",
             {
                 "text": _str("what to be reminded of"),
@@ -296,7 +285,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "create_workout_plan",
             "health",
-            ("workout_plan",),
             "Create a weekly workout plan.",
             {
                 "goal": _enum(
@@ -316,7 +304,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "create_meal_plan",
             "health",
-            ("meal_plan",),
             "Create a meal plan.",
             {
                 "days": _int("days covered", 1, 14, 7),
@@ -338,7 +325,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "book_fitness_class",
             "health",
-            ("fitness_class",),
             "Book a place in a fitness class.",
             {
                 "class_type": _enum(
@@ -356,7 +342,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "book_flight",
             "transportation",
-            ("flight_booking", "intercity_trip"),
             "Book a flight on a plane between two airports.",
             {
                 "origin": _str("departure airport code or city"),
@@ -382,7 +367,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "book_train",
             "transportation",
-            ("train_booking", "intercity_trip"),
             "Book a train ticket.",
             {
                 "origin": _str("departure station or city"),
@@ -400,7 +384,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "book_ride",
             "transportation",
-            ("ride_booking", "airport_transfer"),
             "Book a taxi or ride-hailing car to drive the user somewhere.",
             {
                 "pickup": _str("pickup address or place"),
@@ -421,7 +404,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "rent_car",
             "transportation",
-            ("car_rental",),
             "Rent a car to drive yourself for some days.",
             {
                 "pickup_location": _str("where to collect the car"),
@@ -439,7 +421,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "book_appointment",
             "medical",
-            ("doctor_appointment", "dentist_appointment", "therapy_appointment"),
             "Book a medical, dental or therapy appointment.",
             {
                 "provider": _enum(
@@ -458,7 +439,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "refill_prescription",
             "medical",
-            ("prescription_refill",),
             "Request a prescription refill from a pharmacy.",
             {
                 "medication": _str("medication name"),
@@ -474,7 +454,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "book_table",
             "leisure",
-            ("restaurant_booking",),
             "Reserve a restaurant table.",
             {
                 "restaurant": _str("restaurant name"),
@@ -491,7 +470,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "book_tickets",
             "leisure",
-            ("movie_tickets", "show_tickets"),
             "Buy tickets for a film, concert, play or game.",
             {
                 "event_type": _enum("kind of event", ["movie", "concert", "theatre", "comedy", "sport"]),
@@ -512,7 +490,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "subscribe_news",
             "information",
-            ("news_subscription",),
             "Set up a news briefing subscription.",
             {
                 "topics": _list(
@@ -529,7 +506,6 @@ def _build() -> dict[str, Tool]:
         _tool(
             "save_note",
             "information",
-            ("save_note", "file_meeting_notes"),
             "Save a note in the user's notebook.",
             {
                 "title": _str("note title"),
