@@ -206,11 +206,22 @@ def rank(
 # ---------------------------------------------------------------------------- the plan's side
 OPEN = "open"
 APPLIED_KINDS = ("stated", "asked", "corrected", "updated", "chose", "rejected", "state")
+# How much a wish counts by how it was said: a correction or an update outweighs what it replaces, a
+# state (while it lasts) and an explicit request outweigh a standing taste, a one-off choice counts least
 KIND_WEIGHT = {"corrected": 1.5, "updated": 1.4, "asked": 1.3, "rejected": 1.2, "state": 1.4, "chose": 0.8}
 MIN_MARGIN = 0.02  # an enum value is chosen only when it is ahead of the next by this much
+# A value this far ahead is settled ("certain"); nearer, it is a lean the request or a question may
+# overturn (and half of it is what a later wish needs to move a habit: ``open_plan``)
 CERTAIN_MARGIN = 0.25
+# A wish at least this near a boolean parameter's text (MiniLM cosine, the wish's phrase or its
+# sentence) sets it; below it the flag stays unset or at its default (set in 1683acd, where grounding
+# by meaning came in; the closing notes of that work give its probes)
 BOOL_MIN_SIM = 0.38
+# The request's own wishes weigh half when choosing among values that all answer the request, so the
+# history can still tell them apart (f147319)
 TASK_WISH_WEIGHT = 0.5
+# An avoided thing sets a flag false only when this much nearer than the bar, and ahead of every wanted
+# one by half of it: opposites are near in meaning ("quiet room" and "crowded hostels", 3ce2d3a)
 AVOID_EXTRA = 0.08
 DEFAULT_MARGIN = 0.15  # leaving a parameter's default takes a clearer case
 
