@@ -107,5 +107,6 @@ def status_row() -> dict[str, Any]:
     return {
         "check": "resident server",
         "ok": True,
-        "detail": f"running, pid {reply['pid']}, served {reply['served']}",
+        "detail": f"running, pid {reply['pid']}, served {reply['served']}"
+        + (f"; {reply['model']}" if reply.get("model") else ""),
     }
