@@ -101,10 +101,10 @@ def test_an_avoided_zone_leaves_no_any_that_could_be_it(tmp_path, minilm):
     assert out.tool_call is None or out.tool_call.arguments.get("zone") not in ("any", "front")
 
 
-@pytest.mark.xfail(strict=True, reason="a request's own avoid is not grounded onto a foreign boolean yet")
 def test_a_flag_turned_down_in_the_request_is_the_one_value_left(tmp_path, minilm):
     # the product's own order_food: "skip the cutlery" had sent cutlery=True since d582b1a (fixed);
-    # a foreign tool's flag described "include cutlery" still gets its default True
+    # a foreign tool's flag described "include cutlery" got its default True until the request's
+    # refusal was read against the flag's description
     kit = {
         "name": "order_takeaway",
         "description": "Order a takeaway meal for delivery",
@@ -130,3 +130,88 @@ def test_a_flag_turned_down_in_the_request_is_the_one_value_left(tmp_path, minil
     finally:
         memory.close()
     assert out.tool_call is not None and out.tool_call.arguments.get("plastic_forks") is not True
+
+
+def test_a_thing_turned_down_sets_the_flag_its_description_names_either_way(tmp_path, minilm):
+    from datetime import datetime, timezone
+
+    kit = {
+        "name": "sushi_delivery",
+        "description": "Have sushi delivered",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "restaurant": {"type": "string"},
+                "rolls": {"type": "array", "items": {"type": "string"}},
+                "sticks": {"type": "boolean", "default": True, "description": "add wooden chopsticks"},
+                "shellfish_safe": {"type": "boolean", "description": "prepared shellfish-free"},
+            },
+            "required": ["restaurant", "rolls"],
+        },
+    }
+    memory = Memory.open(tmp_path / "m", embedder=minilm, fsync=False)
+    now = datetime(2026, 5, 1, 18, tzinfo=timezone.utc)
+    try:
+        left_out = Planner(memory).act(
+            "order two salmon rolls from Umi and leave out the chopsticks", now=now, tools=[kit]
+        )
+        refused = Planner(memory).act(
+            "order cucumber rolls from Umi, without shellfish please", now=now, tools=[kit]
+        )
+        mentioned = Planner(memory).act("order cucumber rolls from Umi with chopsticks", now=now, tools=[kit])
+    finally:
+        memory.close()
+    call = left_out.tool_call
+    assert call is not None and call.arguments.get("sticks") is False
+    assert call.reasons["sticks"] == 'your request: "leave out the chopsticks"'
+    call = refused.tool_call
+    assert call is not None and call.arguments.get("shellfish_safe") is True
+    assert call.arguments.get("sticks") is True and call.reasons["sticks"] == "default"
+    # a thing only mentioned is not turned down: the flag keeps its default, said as such
+    call = mentioned.tool_call
+    assert call is not None and call.arguments.get("sticks") is True and call.reasons["sticks"] == "default"
+
+
+def test_a_verb_of_leaving_out_turns_its_object_down():
+    from ibachat.agent.reading.frame import read_frame
+
+    for text, thing in [
+        ("order a falafel box from Zaytoon and skip the cutlery", "cutlery"),
+        ("book the Grand for two nights, skip breakfast", "breakfast"),  # "skip" tagged a noun here
+        ("a curry from Raj, and leave out the onions", "onions"),
+        ("a curry from Raj, and leave the onions out", "onions"),
+        ("print the flyers but omit the logo", "logo"),
+    ]:
+        assert thing in [s.text for s in read_frame(text).refused], text
+    for text in (
+        "Leave the keys at reception",
+        "leave a note for the cleaner",
+        "order the skip hire for Monday",
+        "order a cake from Crumbs, and don't forget the candles!",  # two turnings-down make a wish
+        "I forgot my umbrella at the Odeon",  # what happened, not a command
+    ):
+        assert read_frame(text).refused == (), text
+
+
+def test_a_flag_said_with_un_is_left_alone_when_its_thing_is_turned_down():
+    from datetime import datetime
+
+    from ibachat.agent.alignment.request_values import stated_values
+
+    movers = {
+        "type": "object",
+        "properties": {
+            "where": {"type": "string"},
+            "as_is": {
+                "type": "boolean",
+                "description": "leave everything unpacked on arrival",
+                "default": True,
+            },
+        },
+    }
+    said = stated_values(
+        movers,
+        "book Vans4U for the 3rd to move us to the new house, skip the unpacking, we will do it ourselves",
+        datetime(2026, 5, 1),
+    )
+    assert "as_is" not in said  # "unpacked", and "the unpacking" turned down: which way is not clear

@@ -37,7 +37,7 @@ _STOP = frozenset(
 _W = r"[a-z][a-z'-]{1,30}"
 _NP_STOP = r"(?!(?:and|but|with|for|in|on|to|that|which|while|so|as|at|from|by|of|the)\b)"
 _NEGATED = re.compile(
-    r"\b(?P<a>[a-z][a-z-]{2,30})[- ]free\b"
+    r"\b(?P<a>[a-z][a-z-]{2,30})[- ]free\b(?!\s+(?:of|from)\b)"  # "detergent free of perfume": free of perfume
     r"|\b(?:non|low|zero|no|minimal)-(?P<c>[a-z][a-z']{2,30})"  # "low-impact": the one joined word
     r"|\b(?:free of|free from|without|no|non|zero|never|avoids?|avoiding|skips?|minus|excluding|not|"
     r"minimal|minimum|little|low|less|fewer|lacking|hardly any|barely any) "

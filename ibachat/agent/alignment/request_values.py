@@ -46,7 +46,11 @@ from ibachat.agent.reading.when import read_when
 class Stated:
     value: Any
     quote: str  # the request's own words that give it
-    op: str = "="  # an amount's bound: "<=" for "under £45", ">=" for "at least 3"
+    op: str = "="  # an amount's bound: "<=" for "under £45", ">=" for "at least 3"; REFUSED for a flag
+    # read from a thing the request turns down ("no cutlery"), not from a thing it merely mentions
+
+
+REFUSED = "refused"  # ``Stated.op`` of a flag read from a thing turned down
 
 
 # How schemas name what a free-text parameter takes: a closed class of schema vocabulary.
@@ -185,7 +189,7 @@ def _stated(
     _enums(props, frame, task, out)
     _enum_lists(props, frame, task, out)
     _causes(props, task, out)
-    _flags(props, frame, out)
+    _flags(props, frame, out, about)
     for name in ranged:  # no later reading ("two to three nights" as nights) takes one end of it
         out.pop(name, None)
     if task != said:  # a value read across a cut quotes only the words the user wrote
@@ -1128,7 +1132,9 @@ def _outside_content(frame: Frame, task: str) -> str:
     return "".join(chars)
 
 
-def _flags(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None:
+def _flags(props: dict[str, Any], frame: Frame, out: dict[str, Stated], about: str = "") -> None:
+    from ibachat.agent.alignment.grounding import negated_words
+
     lemmas = [w for w in frame.lemmas if re.match(r"[a-z]", w)]
     stems = {_stem(w): w for w in lemmas}
     for n, p in props.items():
@@ -1155,7 +1161,81 @@ def _flags(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None:
             negated = any(h in frame.negated for h in hits)
             quote = _flag_quote(frame.text, hits)
             if quote:
-                out[n] = Stated(not negated, quote)
+                value = not negated
+                if negated:  # "skip breakfast", "no child seat": the words that turn it down
+                    quote = _refusal_quote(frame, [hits[0], hits[-1]]) or quote
+                    free_of = negated_words(f"{n.replace('_', ' ')} {p.get('description', '')}")[0]
+                    value = any(_same(h, f) for h in hits for f in free_of)  # "perfume_free": True
+                out[n] = Stated(value, quote, REFUSED if negated else "=")
+    _flags_by_description(props, frame, out, about)
+
+
+def _flags_by_description(props: dict[str, Any], frame: Frame, out: dict[str, Stated], about: str) -> None:
+    """A flag whose description names a thing the request turns down: "skip the cutlery" sets a flag
+    described "include cutlery" false, and one described "a nut-free menu" true for "no nuts". Only a
+    thing turned down: a thing merely mentioned may be the request's topic, not the flag's; and the
+    tool's own topic ("a smoke-free room" on a hotel tool: the room) names no flag."""
+    from ibachat.agent.alignment.grounding import content, negated_words
+
+    things = [s.text for s in frame.refused]
+    things += [w for w in frame.negated if w not in _NOT_THINGS and not any(_same(w, t) for t in things)]
+    if not things:
+        return
+    topic = content(about)
+    for n, p in props.items():
+        if p.get("type") != "boolean" or n in out or not p.get("description"):
+            continue
+        free_of, rest = negated_words(str(p["description"]))
+        named = {w for w in content(rest) if not any(_same(w, t) for t in topic)}
+        if any(w.startswith(("un", "non")) and any(_same(w, t) for t in things) for w in named):
+            continue  # "leave the boxes unpacked" and "skip the unpacking": the un- turns it round; unclear
+        said = [(t, any(_same(t, f) for f in free_of)) for t in things]
+        said = [(t, free) for t, free in said if free or any(_same(t, w) for w in named)]
+        ways = {free for _, free in said}
+        if len(ways) != 1:
+            continue  # nothing of the flag's, or its things turned down both ways: not clear
+        quote = _refusal_quote(frame, [t for t, _ in said])
+        if quote:
+            out[n] = Stated(ways.pop(), quote, REFUSED)
+
+
+# what a negation governs that is no thing a flag could name ("don't want", "no need")
+_NOT_THINGS = frozenset({"want", "need", "like", "do", "be", "have", "get", "go", "mind", "rush", "worry"})
+
+
+def _same(a: str, b: str) -> bool:
+    """One word up to inflection: "smoking" and "smoke", "candles" and "candle" (stems of four letters
+    or more, one starting the other), not "room" and "roof"."""
+    from ibachat.agent.alignment.grounding import stem
+
+    x, y = stem(a.lower()), stem(b.lower())
+    short, long_ = sorted((x, y), key=len)
+    return x == y or (len(short) >= 4 and long_.startswith(short))
+
+
+def _refusal_quote(frame: Frame, things: list[str]) -> str:
+    """The request's words that turn ``things`` down, from the word that does it to the last of them
+    ("skip the cutlery", "no plastic bags"); the things alone when no such word comes before them. A
+    thing is found where the frame found it turned down, else where it is first said."""
+    text = frame.text
+    spots: list[tuple[int, int]] = []
+    for t in things:
+        at = next(((s.start, s.end) for s in frame.refused if s.text == t), None)
+        if at is None and (m := re.search(rf"(?i)\b{re.escape(t[:4])}\w*", text)) is not None:
+            at = (m.start(), m.end())
+        if at is not None:
+            spots.append(at)
+    if not spots:
+        return ""
+    first, last = min(a for a, _ in spots), max(b for _, b in spots)
+    if last - first > 40:
+        last = min(b for _, b in spots)
+    before = text[max(0, first - 30) : first]
+    lead = re.search(
+        r"(?i)\b(?:no|not|without|skip|skipping|omit|exclude|forgo|forget|leave out|leave)\b[^,.;:!?]*$",
+        before,
+    )
+    return text[first - len(before) + lead.start() : last] if lead else text[first:last]
 
 
 def _flag_quote(text: str, lemmas: list[str]) -> str:

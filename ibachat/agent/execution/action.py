@@ -258,7 +258,7 @@ def pin_certain_values(
     """Make certain what the user has settled: answers, the names the request gives, "the usual" the plan
     is sure of, and what past calls of this tool agree on once those are fixed (``settled_by_past_calls``)."""
     from ibachat.agent.alignment.plan_types import ParamDirective
-    from ibachat.agent.alignment.request_values import stated_values, tool_about
+    from ibachat.agent.alignment.request_values import REFUSED, stated_values, tool_about
     from ibachat.agent.alignment.usual import free_text
     from ibachat.agent.execution.clarify import options, question_param, settled_by_past_calls
     from ibachat.agent.execution.slots import is_content
@@ -287,8 +287,11 @@ def pin_certain_values(
         for n, pd in plan.params.items()
         if pd.certain and isinstance(pd.chosen, str) and free_text(props.get(n) or {})
     }
-    for n, s in stated.items():  # an allowed value the request names ("the spin class", "a physio slot")
-        if isinstance(props.get(n), dict) and props[n].get("enum") and n not in answers:
+    for n, s in stated.items():  # an allowed value the request names ("the spin class", "a physio slot"),
+        # a flag set by a thing it turns down ("skip the cutlery": a flag described "include cutlery")
+        prop = props.get(n)
+        flag = isinstance(prop, dict) and prop.get("type") == "boolean" and s.op == REFUSED
+        if isinstance(prop, dict) and (prop.get("enum") or flag) and n not in answers:
             pins.setdefault(n, (s.value, f'your request: "{s.quote}"', "request"))
     fixed = {**usual, **named, **answers}
     past = settled_by_past_calls(plan.clarifications, tool, fixed, events)

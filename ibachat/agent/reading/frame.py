@@ -136,6 +136,11 @@ _PEOPLE_WORDS = frozenset("people person persons guest guests adult adults passe
                           "travellers traveler travelers diner diners friends friend mates mate kids kid children "
                           "child colleagues colleague others".split())  # fmt: skip
 _NEGATORS = frozenset({"no", "not", "n't", "never", "without", "nothing", "none", "nor", "dont", "don't"})
+# Verbs of leaving a thing out: their object is turned down as "no X" is ("skip the cutlery", "leave out
+# the onions"); "leave" only with its particle "out". A closed class.
+_LEAVE_OUT = frozenset({"skip", "omit", "exclude", "forgo", "forego"})
+# "forget the popcorn" leaves it out only as a command ("I forgot my umbrella" tells what happened)
+_LEAVE_OUT_COMMAND = frozenset({"forget"})
 _SAY_VERBS = frozenset({"say", "tell", "let", "write", "note", "inform", "mention", "explain", "ask"})
 _REMIND_VERBS = frozenset({"remind", "ping", "nudge", "alert", "prompt", "text", "message", "call"})
 _TITLE_WORDS = ("titled", "entitled", "called", "named", "title", "headed")
@@ -1232,9 +1237,28 @@ def _negated(doc: Doc) -> frozenset[str]:
                     break
                 if doc[k].pos_ in ("NOUN", "PROPN", "ADJ"):
                     out.add(doc[k].lemma_.lower())
+    for t in doc:  # "skip the cutlery", "leave the onions out": the thing left out is turned down
+        # (a verb the small tagger calls a noun still has its object: "..., skip breakfast")
+        if any(c.dep_ == "neg" or c.lower_ in _NEGATORS for c in t.children):
+            continue  # "don't forget the candles", "don't skip the sauce": it is wanted
+        if (t.pos_ == "VERB" or any(c.dep_ == "dobj" for c in t.children)) and (
+            t.lemma_.lower() in _LEAVE_OUT
+            or (t.lemma_.lower() in _LEAVE_OUT_COMMAND and t.tag_ == "VB")
+            or (
+                t.lemma_.lower() == "leave" and any(c.dep_ == "prt" and c.lower_ == "out" for c in t.children)
+            )
+        ):
+            for c in t.children:
+                if c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN") and not c.like_num and not c.is_stop:
+                    out.add(c.lemma_.lower())  # not "please" in "skip the unpacking please"
+                    out |= {g.lemma_.lower() for g in c.children if g.dep_ in ("compound", "amod")}
+                    out |= _refused_with(c)
+                    out |= {j.lemma_.lower() for j in c.conjuncts if _bare_conjunct(j)}
     for t in doc:
         if t.lower_ in _NEGATORS or t.dep_ == "neg":
             head = t.head if t.dep_ in ("det", "neg", "advmod") else t
+            if head.lemma_.lower() in _LEAVE_OUT | _LEAVE_OUT_COMMAND | {"miss"}:
+                continue  # "don't forget the candles": two turnings-down make a wish
             after = _contrasted(t)
             if after:  # "aisle seat, not the window": the thing after "not" is turned down, not the seat
                 out |= after
@@ -1295,13 +1319,21 @@ def _contrasted(t: Token) -> set[str]:
     return words
 
 
+def _bare_conjunct(t: Token) -> bool:
+    """A word joined to a noun with nothing of its own, whatever the small tagger calls it: "leave out
+    pork and shellfish" (tagged a verb), not "... and shellfish is fine"."""
+    return t.dep_ == "conj" and not t.is_stop and not t.like_num and not list(t.children)
+
+
 def _refused(doc: Doc, text: str) -> tuple[Span, ...]:
     """The nouns among what a negation governs ("no lilies", "without onions or garlic")."""
     lemmas = _negated(doc)
     out = [
         Span(text[t.idx : t.idx + len(t.text)], t.idx, t.idx + len(t.text))  # the user's own casing
         for t in doc
-        if t.pos_ in ("NOUN", "PROPN") and t.lemma_.lower() in lemmas and not t.like_num
+        if (t.pos_ in ("NOUN", "PROPN") or (_bare_conjunct(t) and t.head.pos_ in ("NOUN", "PROPN")))
+        and t.lemma_.lower() in lemmas
+        and not t.like_num
     ]
     return tuple(out)
 
