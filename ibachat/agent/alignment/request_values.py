@@ -1172,7 +1172,7 @@ def _flags(props: dict[str, Any], frame: Frame, out: dict[str, Stated], about: s
 
 def _flags_by_description(props: dict[str, Any], frame: Frame, out: dict[str, Stated], about: str) -> None:
     """A flag whose description names a thing the request turns down: "skip the cutlery" sets a flag
-    described "include cutlery" false, and one described "a nut-free menu" true for "no nuts". Only a
+    described "include cutlery" false, and one described "a sesame-free menu" true for "no sesame". Only a
     thing turned down: a thing merely mentioned may be the request's topic, not the flag's; and the
     tool's own topic ("a smoke-free room" on a hotel tool: the room) names no flag."""
     from ibachat.agent.alignment.grounding import content, negated_words
