@@ -38,7 +38,7 @@ from functools import lru_cache
 from typing import Any
 
 from ibachat.agent.reading.corrections import corrected, own_words
-from ibachat.agent.reading.frame import Amount, Frame, Span, read_frame
+from ibachat.agent.reading.frame import DETERMINERS, Amount, Frame, Span, read_frame
 from ibachat.agent.reading.when import read_when
 
 
@@ -73,7 +73,9 @@ _THING = re.compile(r"medication|medicine|drug|prescription|dish|^meal$|^drink$|
 _AUTHOR = re.compile(r"author|artist|writer|director|composer|^by$|performer|band", re.I)
 _PEOPLE_LIST = re.compile(r"attendees?|participants?|guests?|people|persons|members|contacts|"
                           r"recipients|invited", re.I)  # fmt: skip
-_EXCLUDE = re.compile(r"exclude|excluded|avoid|without|except|not_|^no_|blocked|banned|skip", re.I)
+_EXCLUDE = re.compile(
+    r"exclude|excluded|avoid|without|except|not_|^no_|blocked|banned|skip|leave_?out|omit", re.I
+)
 _LABELS = re.compile(r"tags?|labels?|keywords?", re.I)  # what a note is sorted by, not its things
 _HABIT = re.compile(r"\b(?:usual|same|regular|normal|favou?rite|other|last|one)\b", re.I)
 _TOPICS = re.compile(r"topics?|subjects|interests|categories|themes|sections", re.I)
@@ -183,6 +185,7 @@ def _stated(
     _places(props, frame, out, service)
     _amounts(props, frame, out, ranged)
     _nights(props, frame, now, out)
+    _quotes_by_name(props, frame, out)
     _spans(props, frame, out, service, set(schema.get("required") or []))
     _lists(props, frame, out, set(schema.get("required") or []), service)
     _when_enums(props, task, now, out)  # before the enums named by a word's start ("week": weekly)
@@ -398,6 +401,8 @@ def _places(
                 continue
             if p.span.text in frame.emails or _HABIT.search(p.span.text) or p.told:
                 continue  # "from the usual Thai place" refers to a habit; "we stayed at the Grand" is told
+            if all(w.lower() in DETERMINERS or _stem(w) in service for w in p.span.text.split()):
+                continue  # "reserve it from the library" with a library's tool: the kind of place, no name
             return p.span
         return None
 
@@ -656,6 +661,25 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
 
 
 # ----------------------------------------------------------------------------------- named spans
+def _quotes_by_name(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None:
+    """Quoted words that a parameter's own name word stands just before are that parameter's value
+    ("sign it 'Kind regards'": the sign-off, never the body); one parameter's name only, in the same
+    clause, within three words."""
+    from ibachat.agent.reading.frame import quotes
+
+    names = {
+        n: {_stem(w) for w in _split(n) if len(w) >= 4}
+        for n, p in props.items()
+        if _free(p) and n not in out and not p.get("format")
+    }
+    for q in quotes(frame.text):
+        before = re.split(r"[.;!?,]", frame.text[max(0, q.start - 60) : q.start])[-1]
+        words = {_stem(w) for w in re.findall(r"[A-Za-z]+", before)[-3:]}
+        hits = [n for n, stems in names.items() if stems & words and n not in out]
+        if len(hits) == 1:
+            out[hits[0]] = Stated(q.text, q.text)
+
+
 def _span_role(name: str, prop: dict[str, Any]) -> str | None:
     if _RECIPIENT.search(name) or prop.get("format") == "email":
         return "recipient"
@@ -687,7 +711,7 @@ def _spans(
     lab = frame.labelled
     roles = {n: r for n, p in props.items() if _free(p) and n not in out and (r := _span_role(n, p))}
     has_title = "title" in roles.values() or "subject" in roles.values()
-    used: set[str] = set()
+    used = {v.quote for v in out.values() if isinstance(v.value, str)}  # a quote a name took is not the body
 
     def give(n: str, span: Span | None) -> bool:
         if span is None or span.text in used or len(span.text) < 2:
@@ -719,7 +743,9 @@ def _spans(
             give(n, objects[0] if objects else None)
         elif role == "body":
             reminder = "text" in _split(n) and not has_title
-            order = ("todo", "said", "colon", "quoted") if reminder else ("said", "colon", "quoted", "todo")
+            order = (
+                ("todo", "said", "colon_first", "quoted") if reminder else ("said", "colon", "quoted", "todo")
+            )
             for key in order:
                 span = lab.get(key)
                 if key == "colon" and _listed_for(span, frame, props, required):
@@ -815,7 +841,13 @@ def _lists(
             continue
         words = _split(n)
         if _EXCLUDE.search(n):
-            spans = [s for s in frame.refused if _head_word(s.text) not in _generic()]
+            # "no caffeine" with a parameter named for caffeine: that parameter says it, not this list
+            others = {_stem(w) for o in props if o != n for w in _split(o) if len(w) >= 4}
+            spans = [
+                s
+                for s in frame.refused
+                if _head_word(s.text) not in _generic() and _stem(_head_word(s.text)) not in others
+            ]
             if spans:
                 out[n] = Stated([s.text for s in spans], "; ".join(s.text for s in spans))
             continue
@@ -933,6 +965,14 @@ def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated
         if n in out or not p.get("enum") or p.get("type") not in ("string", None):
             continue
         hit = named_value(p, said)
+        nothing = next((v for v in p["enum"] if str(v).lower() in ("none", "no")), None)
+        named_for = {_stem(w) for w in _split(n) if len(w) >= 4}
+        turned_down = [s for s in frame.refused if _stem(_head_word(s.text)) in named_for]
+        if hit is None and nothing is not None and turned_down:  # "no caffeine" for a caffeine parameter
+            thing = turned_down[0]
+            cue = re.search(r"[\w']+\s+$", frame.text[max(0, thing.start - 30) : thing.start])
+            out[n] = Stated(nothing, (cue.group(0) if cue else "") + thing.text)  # quoted with its "no"
+            continue
         if hit is not None and not (set(hit[1].lower().split()) & frame.negated):
             found[n] = hit  # "don't allow substitutions" names no value
     # one value named for two parameters ("low impact": intensity and impact both allow "low"): the
@@ -957,6 +997,16 @@ def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated
 _PRICE_LABEL = re.compile(r"(?i)\b([a-z]+)\s*(?::|\bof\b|\bis\b|\bwas\b)?\s*$")
 # What a request says of how often (a closed class of time words), to the enum value that names it.
 _FREQUENCIES = (
+    (
+        re.compile(r"(?i)\b(?:twice|two\s+times)(?:\s+|-)(?:a\s+|per\s+|each\s+)?day\b|\btwice[\s-]daily\b"),
+        "twice_daily",
+    ),
+    (
+        re.compile(
+            r"(?i)\b(?:twice|two\s+times)(?:\s+|-)(?:a\s+|per\s+|each\s+)?week\b|\btwice[\s-]weekly\b"
+        ),
+        "twice_weekly",
+    ),
     (re.compile(r"(?i)\b(?:every\s+weekday|on\s+weekdays|weekdays\s+only)\b"), "weekdays"),
     (re.compile(r"(?i)\b(?:every\s+(?:other|second)\s+week|fortnightly|biweekly)\b"), "fortnightly"),
     (re.compile(r"(?i)\b(?:every\s+(?:day|morning|evening|night)|daily|each\s+day|nightly)\b"), "daily"),
@@ -1014,8 +1064,9 @@ def _longer_said(label: str, values: list[str], task: str) -> bool:
 
 
 def _said(quote: str, task: str) -> bool:
-    plain = " ".join(re.findall(r"[\w']+", quote.lower()))
-    return bool(plain) and f" {plain} " in " " + " ".join(re.findall(r"[\w']+", task.lower())) + " "
+    plain = " ".join(w for w in (w.strip("'") for w in re.findall(r"[\w']+", quote.lower())) if w)
+    words = (w.strip("'") for w in re.findall(r"[\w']+", task.lower()))  # "'Keys'": keys
+    return bool(plain) and f" {plain} " in " " + " ".join(w for w in words if w) + " "
 
 
 def _enum_lists(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated]) -> None:
@@ -1031,7 +1082,8 @@ def _enum_lists(props: dict[str, Any], frame: Frame, task: str, out: dict[str, S
     }
     if not lists:
         return
-    said = _outside_content(frame, task).lower()
+    # "a daily briefing: weather and sport": after a colon, the allowed values are what is listed
+    said = _outside_content(frame, task, keep=("colon",)).lower()
     words = re.findall(r"[a-z][a-z'-]+", said)
     refused = {_stem(s.text) for s in frame.refused} | {_stem(w) for w in frame.negated}
     kept: dict[str, list[tuple[int, Any, str]]] = {"in": [], "out": []}
@@ -1122,10 +1174,13 @@ def _refused_word(word: str, frame: Frame) -> bool:
     )
 
 
-def _outside_content(frame: Frame, task: str) -> str:
-    """The request with what it quotes or asks to be said, noted or reminded of blanked out."""
+def _outside_content(frame: Frame, task: str, keep: tuple[str, ...] = ()) -> str:
+    """The request with what it quotes or asks to be said, noted or reminded of blanked out (but the
+    labelled spans in ``keep``)."""
     chars = list(task)
     for key in ("todo", "said", "quoted", "colon", "title", "subject", "about"):
+        if key in keep:
+            continue
         span = frame.labelled.get(key)
         if span is not None:
             chars[span.start : span.end] = " " * (span.end - span.start)
@@ -1261,6 +1316,9 @@ def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
         return None
     low = " " + " ".join(re.findall(r"[a-z0-9']+", task.lower())) + " "
     whole = [v for v in enum if f" {v.replace('_', ' ').lower()} " in low]
+    spoken = {v: f" {v.replace('_', ' ').lower()} " for v in whole}
+    # "twice daily" names ``twice_daily``, not also ``daily``: a value said inside a longer one is its part
+    whole = [v for v in whole if not any(o != v and spoken[v] in spoken[o] for o in whole)]
     if len(whole) == 1:
         return whole[0], whole[0].replace("_", " ")
     if whole:

@@ -39,7 +39,10 @@ def _label(value: Any) -> str:
 
 
 def _plain(text: str) -> str:
-    return " ".join(re.findall(r"[\w']+", text.lower()))
+    """The words of ``text``, lower case; an apostrophe that opens or closes a quote is no part of a word
+    ("subject 'Keys'": keys; "you're" keeps its own)."""
+    words = (w.strip("'") for w in re.findall(r"[\w']+", text.lower().replace("’", "'")))
+    return " ".join(w for w in words if w)
 
 
 def quoted_in(quote: str, task: str) -> bool:

@@ -290,6 +290,26 @@ def _words(tool: dict[str, Any]) -> tuple[set[str], set[str]]:
     return hit
 
 
+@lru_cache(maxsize=1024)
+def _things_named(name: str, description: str) -> frozenset[str]:
+    """Stems of a tool name's words without its leading verb ("book_train": train): "a book to read" names
+    no train. The first word is the verb when the parse reads it as one in "please book the train" and
+    the description never uses it otherwise ("laundry_pickup", "Schedule a laundry pickup": laundry)."""
+    from ibachat.agent.reading.parse import imperative_parse
+
+    words = [w for w in name.split() if len(w) > 2]
+    if len(words) < 2:
+        return frozenset(_stem(w) for w in words)
+    doc = imperative_parse(f"{words[0]} the {' '.join(words[1:])}")
+    noun_in_desc = any(t.pos_ != "VERB" and t.lower_ == words[0] for t in imperative_parse(description[:300]))
+    lead = doc[1].pos_ == "VERB" and not noun_in_desc
+    return frozenset(_stem(w) for w in (words[1:] if lead else words))
+
+
+def _name_things(tool: dict[str, Any]) -> frozenset[str]:
+    return _things_named(" ".join(_name_words(tool)), str(tool.get("description", "")))
+
+
 def _live_desc(tool: dict[str, Any]) -> set[str]:
     from ibachat.agent.reading.parse import parse
 
@@ -1022,7 +1042,15 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
     close = [t for s, t in fitting[1:] if top - s < MARGIN]
     light = request.verb in (None, "be") or _verb_class(request.verb) == "light"  # "I need to be in Bath"
     own_act = bool(request.verb) and request.verb in tool_acts(tool)  # "subscribe me to a digest"
-    if light and not own_act and not request.common and any(p == "to" for p, _ in request.places):
+    # "get me a flight to Dublin": the thing asked for is the tool's own name word, so the means is said
+    names_it = any(_same(_stem(n), set(_name_things(tool))) for n in (request.head, *request.nouns) if n)
+    if (
+        light
+        and not own_act
+        and not names_it
+        and not request.common
+        and any(p == "to" for p, _ in request.places)
+    ):
         # "get me to Paris": every tool that goes somewhere fits; the words do not say which
         goers = [t for _, t in scored_all if t is not tool and _takes_destination(t)]
         if not _goes_by(request, tool, goers, embed):  # "by rail": the means names the one that goes

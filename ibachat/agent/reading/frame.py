@@ -142,6 +142,8 @@ _LEAVE_OUT = frozenset({"skip", "omit", "exclude", "forgo", "forego"})
 # "forget the popcorn" leaves it out only as a command ("I forgot my umbrella" tells what happened)
 _LEAVE_OUT_COMMAND = frozenset({"forget"})
 _SAY_VERBS = frozenset({"say", "tell", "let", "write", "note", "inform", "mention", "explain", "ask"})
+# Verbs whose object is whom a message goes to ("tell the kitchen no coriander"), never a thing asked for.
+_ADDRESS_VERBS = frozenset({"tell", "warn", "inform", "notify", "ask", "let"})
 _REMIND_VERBS = frozenset({"remind", "ping", "nudge", "alert", "prompt", "text", "message", "call"})
 _TITLE_WORDS = ("titled", "entitled", "called", "named", "title", "headed")
 _SUBJECT_WORDS = ("subject line", "subject", "re:", "regarding")
@@ -259,11 +261,13 @@ def _rate_trimmed(text: str, m: re.Match[str]) -> tuple[int, int]:
 
 
 def _when_mask(text: str, doc: Doc | None = None) -> tuple[tuple[int, int], ...]:
-    from ibachat.agent.reading.when import read_when
+    from ibachat.agent.reading.when import read_when, title_runs
 
+    titles = title_runs(text)  # "The Thursday Murder Club": no day
     spans = [
         _rate_trimmed(text, m)
         for m in _TIME_PATTERNS.finditer(text)
+        if not any(a <= m.start() < b for a, b in titles)
         # "6-8 people": two numbers that count a thing, no day of a month
         if not (
             re.fullmatch(r"\d{1,2}\s*[-–]\s*\d{1,2}", m.group(0)) and doc and _counts_a_thing(doc, m.end())
@@ -608,6 +612,19 @@ def _people_count(tokens: list[Token], i: int, value: float) -> float | None:
     return None
 
 
+def _some_of_us(doc: Doc, span: Span) -> bool:
+    """ "one of us is gluten free", "two of them are vegetarian": some of the party, the subject of a
+    clause of their own, not its size ("the two of us are going", "for two of us" are the party)."""
+    m = re.fullmatch(r"(?i)(?:\w+|\d+) of (?:us|them)", span.text)
+    if m is None:
+        return False
+    before = [t for t in doc if t.idx + len(t.text) <= span.start]
+    after = [t for t in doc if t.idx >= span.end]
+    if before and before[-1].lower_ in ("the", "for", "all", "both"):
+        return False
+    return bool(after) and after[0].pos_ in ("AUX", "VERB")
+
+
 def _people_noun(t: Token) -> bool:
     """A word for people: a closed class ("guests", "friends") or a relation in ``data/people.json``."""
     from ibachat.agent.data import word_classes
@@ -678,10 +695,13 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
             and t.pos_ in ("ADP", "CCONJ")
             or (end > j and t.pos_ == "DET" and t.lower_ not in ("the",))
         ):
+            nxt = end + 1  # "The Day of the Jackal": the name goes on past "of the"
+            while nxt < len(tokens) and tokens[nxt].text in ("the", "a", "an"):
+                nxt += 1
             joins = (
                 t.lower_ in _NAME_JOINS
-                and end + 1 < len(tokens)
-                and tokens[end + 1].text[:1].isupper()
+                and nxt < len(tokens)
+                and tokens[nxt].text[:1].isupper()
                 and tokens[end - 1].text[:1].isupper()
             )
             if not joins:
@@ -690,7 +710,7 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
             if not (
                 end + 1 < len(tokens)
                 and tokens[end + 1].text[:1].isupper()
-                and tokens[end - 1].text[:1].isupper()
+                and (tokens[end - 1].text[:1].isupper() or tokens[end - 1].lower_ in _NAME_JOINS)
             ):
                 break
         if _boundary(t, mask, end == j):
@@ -935,6 +955,8 @@ def _clause_tail(
             break
         body = trimmed[:cut]
         body = re.sub(r"(?i)\s+(?:on|at|by|for|from|this|next|every|each|in)\s*$", "", body)
+    if stop_at_time:  # "submit the tax return on 31 January": ended by the day, not by its "on"
+        body = re.sub(r"(?i)\s+(?:on|at|by|for|from|this|next|every|each|in)\s*$", "", body.rstrip(" ,"))
     body = body.strip(" ,.-–—:")
     if len(body) < 2:
         return None
@@ -942,6 +964,15 @@ def _clause_tail(
     body = body.lstrip(" ,:-–—")
     a = text.find(body, start)
     return Span(body, a, a + len(body))
+
+
+def quotes(text: str) -> list[Span]:
+    """The words ``text`` puts in quotes, each as a span."""
+    out = []
+    for q in _QUOTED.finditer(text):
+        g = 1 if q.group(1) else 2
+        out.append(Span(q.group(g), q.start(g), q.end(g)))
+    return out
 
 
 def _labelled(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> dict[str, Span]:
@@ -967,17 +998,23 @@ def _labelled(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> dict[st
             if span is not None:
                 out["subject"] = span
     m = re.search(
-        r"\b(?:saying|that says|which says|to say|to tell (?:\w+)|and say|and tell (?:him|her|them|\w+)(?: that)?|"
-        r"tell(?:ing)? (?:him|her|them|[A-Z]\w+)(?: that)?|let (?:him|her|them|[A-Z]\w+) know(?: that)?|"
+        r"\b(?:saying|that says|which says|to say|and say|(?:to |and )?(?:tell(?:ing)?|warn(?:ing)?) (?:him|her|them|"
+        r"(?:the|my|our|your|his|their) [a-z]+|[A-Z]\w+)(?: (?:that|to))?|ask (?:him|her|them|(?:the|my|our|your|his|"
+        r"their) [a-z]+) to|let (?:him|her|them|(?:the|my|our|your|his|their) [a-z]+|[A-Z]\w+) know(?: that)?|"
         r"with the (?:body|message|text)(?: saying)?|the body)[:\s]+",
         text,
         re.I,
-    )
+    ) or re.search(r"(?i)\b(?:body|message)\s*(?::|=|\bis\b|\bas\b)?\s*(?=[\"“‘'])", text)
+    # ^ "body: 'Left them under the mat'", "message 'on my way'": a label word before quoted words
     if m:
-        q = re.match(r"\s*[\"“‘']([^\"”’]{1,400})[\"”’']", text[m.end() - 1 :])
+        # a single quote closes where no letter follows it ("when you're in" stays inside)
+        q = re.match(
+            r"\s*(?:[\"“]([^\"”]{1,400})[\"”]|‘([^’]{1,400})’|'(.{1,400}?)'(?!\w))", text[m.end() - 1 :]
+        )
         span = (
-            Span(q.group(1), m.end() - 1 + q.start(1), m.end() - 1 + q.end(1))
-            if q  # 'saying "get well soon", and ...': what is in the quotes
+            Span(q.group(g), m.end() - 1 + q.start(g), m.end() - 1 + q.end(g))
+            if q and (g := next(k for k in (1, 2, 3) if q.group(k) is not None))
+            # ^ 'saying "get well soon", and ...': what is in the quotes
             else _clause_tail(
                 text, m.end() + _that(text[m.end() :]), mask, stop_at_comma=False, keep_time=True
             )
@@ -990,11 +1027,15 @@ def _labelled(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> dict[st
         span = _clause_tail(text, c + 1, (), stop_at_comma=False)
         if span is not None and len(span.text) >= 3:
             out["colon"] = span
+        # "reminder: renew the car tax, on the 20th at 9am": what to do, without its when and how
+        first = _clause_tail(text, c + 1, mask, stop_at_comma=True, stop_at_time=True)
+        if first is not None and len(first.text) >= 3:
+            out["colon_first"] = first
     todo = _reminder_of(doc, text, mask)
     if todo is not None:
         out["todo"] = todo
     m = re.search(
-        r"\b(?:about|regarding|re|concerning|on the subject of)\s+(?!(?:\d|an?\b|one\b|two\b|three\b|four\b|five\b|six\b|ten\b|twenty\b|half\b))",
+        r"(?<![\w'’])(?:about|regarding|re|concerning|on the subject of)\s+(?!(?:\d|an?\b|one\b|two\b|three\b|four\b|five\b|six\b|ten\b|twenty\b|half\b))",
         low,
     )
     if m:
@@ -1027,7 +1068,9 @@ def _named_span(
         g = 1 if q.group(1) else 2
         return Span(q.group(g), start + q.start(g), start + q.end(g))
     m = re.search(
-        r"[,.;!?:()\n—–]|\s-\s|\s(?:with|in my|on my|into my|to my|in the|and then|and|for|at|on|by|from|please|pls|so that|because|but)\s",
+        # "for" followed by a name goes on with the title ("Packing for Lisbon", "Ideas for Mum's party")
+        r"[,.;!?:()\n—–]|\s-\s|\s(?:with|in my|on my|into my|to my|in the|and then|and|for(?!\s+[A-Z])|in(?!\s+[A-Z])|at|on|by|from|"
+        r"please|pls|so that|because|but)\s",
         rest,
     )
     end = start + (m.start() if m else len(rest))
@@ -1036,6 +1079,7 @@ def _named_span(
             end = a
             break
     body = text[start:end].strip(" -–—")
+    body = re.sub(r"(?i)\s+(?:for|in|on|at|by|from|of|the|and|with)$", "", body)  # "Team sync for Monday"
     if not body or len(body) > 80:
         return None
     a = text.find(body, start)
@@ -1063,7 +1107,7 @@ def _reminder_of(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> Span
 
 
 # ----------------------------------------------------------------------------------- things
-_DETS = frozenset(
+DETERMINERS = frozenset(
     {
         "a",
         "an",
@@ -1097,7 +1141,7 @@ def _np_span(tokens: list[Token], head: Token, text: str, shift: int = 0) -> Spa
             continue
         left = min(left, t.left_edge if t.left_edge.i < t.i else t, key=lambda x: x.i)
     while left.i < head.i and (
-        left.lower_ in _DETS
+        left.lower_ in DETERMINERS
         or (left.is_punct and left.text != "-")
         or (_quantity(left) and tokens[left.i + 1].text != "-")  # "second-hand" is no amount
     ):
@@ -1158,6 +1202,7 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
                 t.dep_ in ("dobj", "obj")
                 and t.pos_ in ("NOUN", "PROPN")
                 and (t.head.pos_ == "VERB" or command)
+                and t.head.lemma_.lower() not in _ADDRESS_VERBS
             ):
                 at = t.head.idx - shift
                 if best is None or at < best[0]:
@@ -1430,7 +1475,7 @@ def read_frame(text: str) -> Frame:
         text=text,
         when_mask=mask,
         places=tuple(places),
-        amounts=tuple(_amounts(doc, text, mask)),
+        amounts=tuple(a for a in _amounts(doc, text, mask) if not _some_of_us(doc, a.span)),
         labelled=_labelled(doc, text, mask),
         things=tuple(things),
         objects_asked=asked,

@@ -161,7 +161,8 @@ _MONTH_DATE = re.compile(
     rf"\b(?:(?:on\s+)?{_WD},?\s+)?(?:(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MON}|{_MON}\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?)(?:,?\s+(\d{{4}}))?\b",
     re.I,
 )
-_ORDINAL_DAY = re.compile(rf"\b(?:on\s+)?(?:{_WD}\s+)?the\s+{_ORD}\b(?!\s+(?:of\s+)?{_MON})", re.I)
+# "the 11th", "Friday the 11th", and with the weekday the "the" may go ("on Fri 11th")
+_ORDINAL_DAY = re.compile(rf"\b(?:on\s+)?(?:{_WD}\s+(?:the\s+)?|the\s+){_ORD}\b(?!\s+(?:of\s+)?{_MON})", re.I)
 _DAY_AFTER = re.compile(r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bovermorrow\b", re.I)
 _UNIT_DAYS = {"d": 1, "w": 7, "f": 14}  # days, weeks, fortnights
 # An offset counted from a day: "a week from Monday", "three days after tomorrow", "a fortnight on
@@ -340,7 +341,10 @@ def _with_weekday(found: date | None, weekday: str | None, words: str) -> tuple[
     if found is None:
         return None, words, f"Which day do you mean by {words!r}?"
     if weekday and _weekday(weekday) != found.weekday():
-        said, real = weekday.capitalize(), WEEKDAYS[found.weekday()].capitalize()
+        said, real = (
+            WEEKDAYS[_weekday(weekday)].capitalize(),
+            WEEKDAYS[found.weekday()].capitalize(),
+        )  # "Fri": Friday
         return None, words, f"{_fmt(found)} is a {real}, not a {said}: which day do you mean?"
     return found, words, None
 
@@ -672,7 +676,7 @@ def read_when(text: str, now: datetime) -> When:
     from ibachat.agent.reading.corrections import corrected
     from ibachat.agent.reading.spellings import spelled_out, texting_words
 
-    text = _HOUSE_NUMBER.sub(lambda m: "#" * len(m.group(0)), corrected(text[:2000]))
+    text = _HOUSE_NUMBER.sub(lambda m: "#" * len(m.group(0)), _without_titles(corrected(text[:2000])))
     said = texting_words(text)  # "tmrw": read as "tomorrow", quoted as the user wrote it
     text = spelled_out(text)
     said |= {_in_minutes(m): m.group(0) for m in _HOURS_AND.finditer(text)}
@@ -703,6 +707,25 @@ def _in_minutes(m: re.Match[str]) -> str:
 
 # A number before a capitalised word that is no month or weekday is part of a name ("at 22 Cowley Road",
 # "Flat 3, 41 Hanover Square"): never a day or a clock time.
+# A title said mid-sentence, starting with a capitalised article and going on in capitalised words, joined by
+# "of", "the", "and", "a": "The Thursday Murder Club", "A Night", "The Day of the Jackal". A weekday or a
+# time of day inside it names the work, not a time ("at" or "on" ends it: "... at the Odeon on Friday").
+_TITLE_RUN = re.compile(
+    r"(?<=[a-z0-9,;:] )(?:The|A|An)\s+[A-Z][\w'’-]*(?:\s+(?:(?:of|the|and|a|an)\s+)*[A-Z][\w'’-]*)*"
+)
+
+
+def title_runs(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names a work by its title (see ``_TITLE_RUN``): their character ranges."""
+    return [(m.start(), m.end()) for m in _TITLE_RUN.finditer(text) if len(m.group(0).split()) >= 2]
+
+
+def _without_titles(text: str) -> str:
+    for a, b in title_runs(text):
+        text = text[:a] + "#" * (b - a) + text[b:]
+    return text
+
+
 _HOUSE_NUMBER = re.compile(
     r"(?<![\w:./-])\d{1,4}[a-zA-Z]?(?=\s+(?!(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|Mon|Tue|Wed|Thu|Fri|Sat|Sun|"
     r"AM|PM|A\.M|P\.M)[a-z.]*\b)[A-Z][a-z])"

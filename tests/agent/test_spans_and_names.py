@@ -1,0 +1,245 @@
+"""Spans the request gives, read by their structure (session 24): whom a message goes to and what it
+says, words in single quotes, a weekday with its day of the month, some of a party, a work's title
+that holds a day, how often said as "twice a day", a reminder's first clause, a title going on past
+"for" and a name.
+
+Schemas are tools nobody on the team wrote (a groomer, a locksmith, a theatre box office, a bulletin,
+a pharmacy courier); sentences are in voices unlike the catalogue's tests.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from ibachat.agent.alignment.request_values import stated_values
+from ibachat.agent.execution.reasons import quoted_in
+from ibachat.agent.reading.frame import read_frame
+from ibachat.agent.reading.when import read_when
+
+NOW = datetime(2027, 3, 9, 9, 30, tzinfo=timezone.utc)  # a Tuesday
+
+
+def _schema(props: dict, required: tuple[str, ...] = ()) -> dict:
+    return {"type": "object", "properties": props, "required": list(required)}
+
+
+GROOMER = _schema(
+    {
+        "salon": {"type": "string"},
+        "treatments": {"type": "array", "items": {"type": "string"}},
+        "notes": {"type": "string"},
+        "appointment_date": {"type": "string", "format": "date"},
+    },
+    ("salon", "treatments"),
+)
+BOX_OFFICE = _schema(
+    {
+        "show_title": {"type": "string"},
+        "performance_date": {"type": "string", "format": "date"},
+        "seats": {"type": "integer", "minimum": 1, "maximum": 10},
+        "sitting": {"type": "string", "enum": ["any", "matinee", "evening", "late"], "default": "any"},
+    }
+)
+BULLETIN = _schema(
+    {
+        "subjects": {"type": "array", "items": {"type": "string"}},
+        "cadence": {"type": "string", "enum": ["daily", "twice_daily", "weekly", "twice_weekly"]},
+    }
+)
+TABLE = _schema(
+    {
+        "venue": {"type": "string"},
+        "diners": {"type": "integer", "minimum": 1, "maximum": 20},
+        "when": {"type": "string", "format": "date-time"},
+    }
+)
+LETTER = _schema(
+    {
+        "recipient": {"type": "string"},
+        "subject": {"type": "string"},
+        "body": {"type": "string"},
+    },
+    ("recipient", "body"),
+)
+TODO = _schema(
+    {
+        "text": {"type": "string"},
+        "due": {"type": "string", "format": "date-time"},
+        "channel": {"type": "string", "enum": ["push", "sms", "email"]},
+    },
+    ("text",),
+)
+JOURNAL = _schema(
+    {
+        "title": {"type": "string"},
+        "body": {"type": "string"},
+        "notebook": {"type": "string", "enum": ["family", "garden", "work"]},
+    },
+    ("title",),
+)
+
+
+def _said(schema: dict, text: str) -> dict:
+    return {n: s.value for n, s in stated_values(schema, text, NOW).items()}
+
+
+def test_what_a_helper_is_told_is_the_note_and_the_helper_is_no_treatment() -> None:
+    got = _said(GROOMER, "a full groom for Biscuit at Pampered Paws, and warn the groomer that she nips")
+    assert got.get("notes") == "she nips"
+    assert "groomer" not in " ".join(got.get("treatments") or [])
+    got = _said(GROOMER, "nail trim at Wag Club, and ask the staff to use the quiet dryer")
+    assert got.get("notes") == "use the quiet dryer"
+    got = _said(GROOMER, "bath and brush at Muddy Paws - let the groomer know his left ear is sore")
+    assert got.get("notes") == "his left ear is sore"
+
+
+def test_words_in_single_quotes_are_the_request_s_own() -> None:
+    text = "write to the council, subject: 'Bins', body: 'Ours weren't collected. It's the third week.'"
+    got = _said(LETTER, text)
+    assert got.get("subject") == "Bins"
+    assert got.get("body") == "Ours weren't collected. It's the third week."
+    assert quoted_in("Bins", text) and quoted_in(got["body"], text)  # so the reason can quote them
+
+
+def test_a_weekday_with_its_day_of_the_month() -> None:
+    assert str(read_when("the recital is Sat 13th, evening", NOW).day) == "2027-03-13"
+    assert str(read_when("could we do Thurs 18th?", NOW).day) == "2027-03-18"
+    wrong = read_when("on Fri 13th please", NOW)  # the 13th is a Saturday
+    assert wrong.day is None and wrong.question is not None and "Friday" in wrong.question
+
+
+def test_some_of_the_party_is_not_its_size() -> None:
+    got = _said(TABLE, "Book Ferrante's for five on Friday at 8, two of them are vegan")
+    assert got.get("diners") == 5
+    got = _said(TABLE, "a table at Ostro tonight at 7 - one of us uses a wheelchair")
+    assert got.get("diners") in (None, 2)  # nothing says the party's size; never one
+    assert _said(TABLE, "a table at Ostro at 7, just the three of us").get("diners") == 3
+
+
+def test_a_title_that_holds_a_day_or_a_part_of_day_names_no_time() -> None:
+    got = _said(BOX_OFFICE, "four seats for The Monday Night Players at the Lyric")
+    assert "performance_date" not in got and "sitting" not in got
+    got = _said(BOX_OFFICE, "two for The Hound of the Baskervilles on Saturday, matinee")
+    assert got.get("show_title") == "The Hound of the Baskervilles"
+    assert got.get("performance_date") == "2027-03-13" and got.get("sitting") == "matinee"
+
+
+def test_twice_a_day_is_its_own_cadence() -> None:
+    assert _said(BULLETIN, "weather and traffic twice a day please").get("cadence") == "twice_daily"
+    assert _said(BULLETIN, "a twice-weekly roundup of local sport").get("cadence") == "twice_weekly"
+    assert _said(BULLETIN, "local sport, every day").get("cadence") == "daily"
+
+
+def test_a_reminder_after_a_colon_is_its_first_clause() -> None:
+    got = _said(TODO, "to-do: book the MOT, on the 20th at 8am")
+    assert got.get("text") == "book the MOT"
+    got = _said(TODO, "Set a reminder to renew my passport on 2 May at noon")
+    assert got.get("text") == "renew my passport"
+
+
+def test_a_title_goes_on_past_for_and_a_name_and_stops_at_in() -> None:
+    got = _said(JOURNAL, "new entry titled Seeds for Grandad's allotment in garden")
+    assert got.get("title") == "Seeds for Grandad's allotment"
+    assert got.get("notebook") == "garden"
+    assert _said(JOURNAL, "an entry called Budget for next month").get("title") == "Budget"
+
+
+def test_the_frame_keeps_the_told_words_apart() -> None:
+    frame = read_frame("two paninis from Caffe Nero and tell the barista no onions")
+    assert frame.labelled["said"].text == "no onions"
+    assert "barista" not in [s.text for s in frame.verb_objects]
+
+
+def test_quoted_words_after_a_parameter_s_name_word_are_its_value_not_the_body() -> None:
+    card = _schema(
+        {
+            "recipient": {"type": "string"},
+            "message": {"type": "string"},
+            "signature": {"type": "string"},
+        },
+        ("recipient",),
+    )
+    got = _said(card, "a birthday card for Aunt Jo, signature 'love from all of us', nothing else")
+    assert got.get("signature") == "love from all of us"
+    assert got.get("message") != "love from all of us"
+
+
+FERRY = {
+    "name": "ferry_booking",
+    "description": "Book a ferry crossing for foot passengers or a car.",
+    "parameters": _schema({"route_to": {"type": "string"}, "sailing_date": {"type": "string"}}),
+}
+SHOP = {
+    "name": "buy_item",
+    "description": "Buy an item from an online shop.",
+    "parameters": _schema({"item": {"type": "string"}}),
+}
+GETAWAY = {
+    "name": "book_cabin",
+    "description": "Reserve a holiday cabin in the woods for some nights.",
+    "parameters": _schema({"site": {"type": "string"}, "nights": {"type": "integer"}}),
+}
+
+
+def test_a_tool_name_s_leading_verb_is_no_thing_it_names() -> None:
+    from ibachat.agent.execution.router import _name_things
+
+    assert _name_things(GETAWAY) == {"cabin"}  # "book" is its verb: "a book" names no cabin
+    assert "ferri" in _name_things(FERRY)  # "a ferry crossing": the ferry is what it books
+    laundry = {"name": "laundry_pickup", "description": "Schedule a laundry pickup from home."}
+    assert {"laundri", "pickup"} <= _name_things(laundry)
+
+
+BAKERY = _schema(
+    {
+        "cakes": {"type": "array", "items": {"type": "string"}},
+        "leave_out": {"type": "array", "items": {"type": "string"}},
+        "sugar": {"type": "string", "enum": ["full", "reduced", "none"]},
+    }
+)
+
+
+def test_a_thing_turned_down_that_names_a_parameter_sets_its_none() -> None:
+    got = _said(BAKERY, "a dozen cupcakes for the party, no sugar please, and leave out walnuts")
+    assert got.get("sugar") == "none"
+    assert got.get("leave_out") == ["walnuts"]  # the sugar is the parameter's, not one more thing left out
+
+
+def test_allowed_values_listed_after_a_colon_are_named() -> None:
+    digest = _schema(
+        {"sections": {"type": "array", "items": {"type": "string", "enum": ["weather", "traffic", "arts"]}}}
+    )
+    assert _said(digest, "my morning digest: weather and arts, nothing else").get("sections") == [
+        "weather",
+        "arts",
+    ]
+
+
+def test_the_tool_s_own_kind_of_place_is_no_place_name() -> None:
+    lending = _schema({"branch": {"type": "string"}, "book_title": {"type": "string"}})
+    got = {
+        n: s.value
+        for n, s in stated_values(
+            lending,
+            "hold a copy of Middlemarch from the library for me",
+            NOW,
+            "library_hold Hold a library book",
+        ).items()
+    }
+    assert "branch" not in got
+    got = {
+        n: s.value
+        for n, s in stated_values(
+            lending, "hold Middlemarch for me at Eastgate Library", NOW, "library_hold Hold a library book"
+        ).items()
+    }
+    assert got.get("branch") == "Eastgate Library"
+
+
+def test_a_bare_no_between_commas_corrects_what_came_before() -> None:
+    from ibachat.agent.reading.corrections import corrected
+
+    assert (
+        corrected("the pottery class, on Thursday, no, Friday, at 6") == "the pottery class, on Friday, at 6"
+    )
+    assert corrected("a flat white, no sugar, to take away") == "a flat white, no sugar, to take away"
