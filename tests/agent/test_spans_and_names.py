@@ -221,7 +221,7 @@ def test_the_tool_s_own_kind_of_place_is_no_place_name() -> None:
         n: s.value
         for n, s in stated_values(
             lending,
-            "hold a copy of Middlemarch from the library for me",
+            "Please hold 2 copies of Circe from the Library for my book club",
             NOW,
             "library_hold Hold a library book",
         ).items()
@@ -243,3 +243,19 @@ def test_a_bare_no_between_commas_corrects_what_came_before() -> None:
         corrected("the pottery class, on Thursday, no, Friday, at 6") == "the pottery class, on Friday, at 6"
     )
     assert corrected("a flat white, no sugar, to take away") == "a flat white, no sugar, to take away"
+
+
+def test_whom_a_message_is_for_without_a_name_the_parse_knows() -> None:
+
+    def to(text: str) -> str | None:
+        return read_frame(text).written_to and read_frame(text).written_to.text
+
+    assert to("write a short letter to the parish council about the potholes") in (
+        "parish council",
+        "the parish council",
+    )
+    assert to("Let Imogen know by text that the keys are with Bea") == "Imogen"
+    assert to("fire Declan a quick message, he owes me a tenner") == "Declan"
+    assert to("a thank-you note to my childminder, sign it from all of us") == "my childminder"
+    assert to("let me know when the parcel comes") is None
+    assert to("text me when the parcel comes") is None

@@ -1416,7 +1416,45 @@ def _written_to(doc: Doc, text: str) -> Span | None:
                     objects[0], text, shift
                 )  # "shoot jess an email": the first is whom it is for
             break  # the request's first verb only
-    return None
+    return _message_to(text)
+
+
+# How a message is named (a closed class): "an email to my landlord", "a note to Grandma".
+_MESSAGE_NOUNS = frozenset({"email", "e-mail", "text", "mail", "note", "message", "letter", "line", "reply"})
+_TO_END = frozenset({"about", "saying", "that", "subject", "asking", "thanking", "telling", "re", "regarding", "for",
+                     "on", "at", "in", "with", "and", "to", "by", "from", "please", "pls", "tomorrow", "today",
+                     "tonight"})  # fmt: skip
+
+
+def _message_to(text: str) -> Span | None:
+    """Whom a message is for when the parse says no name: what follows "to" after the word for the
+    message ("a warm note to Grandma", "an email to the team about ..."), or the one told in "let Sarah
+    know" and "shoot Tom an email": up to five words, up to a clause word, a day or a stop."""
+    m = re.search(r"\b[Ll]et\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\s+know\b", text)
+    if m:  # a capitalised name: never "let me know"
+        return Span(m.group(1), m.start(1), m.end(1))
+    nouns = "|".join(sorted(_MESSAGE_NOUNS, key=len, reverse=True))
+    m = re.search(rf"(?i)\b(?:{nouns})s?\s+to\s+", text)
+    if m is None:
+        m2 = re.search(rf"\b(?:shoot|drop|send|fire|ping|write)\s+([A-Z][\w'-]*)\s+(?:an?\s+)?(?:\w+\s+)?(?:{nouns})\b",
+                       text, re.I)  # fmt: skip
+        if m2 and m2.group(1)[:1].isupper() and m2.group(1).lower() not in ("me", "us", "a", "an", "the"):
+            return Span(m2.group(1), m2.start(1), m2.end(1))
+        return None
+    words = list(re.finditer(r"[\w.'&-]+", text[m.end() :]))
+    picked: list[re.Match[str]] = []
+    for w in words[:5]:
+        gap = text[m.end() + (picked[-1].end() if picked else 0) : m.end() + w.start()]
+        if picked and gap.strip():
+            break  # a comma, a dash or a bracket ends it
+        if w.group(0).lower() in _TO_END or re.fullmatch(r"\d.*", w.group(0)):
+            break
+        picked.append(w)
+    if not picked or all(w.group(0).lower() in DETERMINERS for w in picked):
+        return None
+    a, b = m.end() + picked[0].start(), m.end() + picked[-1].end()
+    body = text[a:b].rstrip(".")
+    return Span(body, a, a + len(body))
 
 
 def _name_span(t: Token, text: str, shift: int = 0) -> Span:
