@@ -527,7 +527,7 @@ def _amounts(
     if not numeric:
         return
     used: set[int] = set()
-    time_params = [n for n, m in numeric.items() if m.unit in _TIME_UNITS]
+    time_params = [n for n, m in numeric.items() if m.unit in _TIME_UNITS and not m.per]  # lengths, not rates
     fits = {
         (name, a.span.start): _fit(a, m, name, time_params)
         for name, m in numeric.items()
@@ -611,7 +611,11 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
     a_per = _stem(a.per) if a.per else ""
     if m.per != a_per and not (m.unit == "money" and a_per and not m.per and False):
         if not (m.per == "" and a_per in ("head", "person") and m.unit == "money"):
-            return 0, None
+            if not (m.per == "" and a_per and a_per in m.nouns and m.unit in _TIME_UNITS):
+                return 0, None  # ("an hour per session" is a session's length: the parameter is of sessions)
+            a_per = ""
+    if m.unit in _TIME_UNITS and m.per and a.unit == "count" and a_per == m.per:
+        return 2, a.value  # "six sessions a week", "twice a week" for days per week: times in the week
     noun = _stem(a.noun) if a.noun else ""
     words = {_stem(w) for w in a.words}
     if m.unit in _TIME_UNITS:
@@ -657,7 +661,14 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
         return 1, a.value  # "two tickets" for a ticket tool's quantity
     if not noun and not words and set(_split(name)) & {"quantity", "qty"} and not m.nouns:
         return 1, a.value  # "get me two for the gig": how many of what the tool gives
+    plain = not a_per and not re.match(r"(?i)(?:once|twice|thrice)\b", a.span.text)  # no "twice-daily"
+    if plain and noun and noun != "peopl" and m.nouns and m.nouns <= _ANY_THING:
+        return 1, a.value  # "15 stories" for max_items: a parameter of items counts whatever it holds
     return 0, None
+
+
+# How schemas name a count of whatever a tool holds (a closed class): "max_items", "results", "entries".
+_ANY_THING = frozenset(_stem(w) for w in ("items", "item", "results", "entries", "things", "records"))
 
 
 # ----------------------------------------------------------------------------------- named spans
@@ -740,6 +751,21 @@ def _spans(
                 for s, h in zip(frame.verb_objects, frame.object_heads)
                 if h not in _generic() and _stem(h) not in service
             ]
+            if not objects and role == "thing":  # "refill my atorvastatin" parsed with no object
+                objects = [
+                    s
+                    for s in frame.owned
+                    if _head_word(s.text) not in _generic()
+                    and _stem(_head_word(s.text)) not in service
+                    and not _HABIT.search(s.text)
+                ]
+                # the one nearest the tool's own word ("grandad's arthritis makes ... - refill his
+                # amlodipine": the amlodipine)
+                at = [
+                    m.start() for m in re.finditer(r"[A-Za-z]+", frame.text) if _stem(m.group(0)) in service
+                ]
+                if at:
+                    objects.sort(key=lambda s: min(abs(s.start - a) for a in at))
             give(n, objects[0] if objects else None)
         elif role == "body":
             reminder = "text" in _split(n) and not has_title
@@ -964,10 +990,16 @@ def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated
     for n, p in props.items():
         if n in out or not p.get("enum") or p.get("type") not in ("string", None):
             continue
-        hit = named_value(p, said)
+        hit = named_value(p, said) or _means_value(p, said)
         nothing = next((v for v in p["enum"] if str(v).lower() in ("none", "no")), None)
         named_for = {_stem(w) for w in _split(n) if len(w) >= 4}
         turned_down = [s for s in frame.refused if _stem(_head_word(s.text)) in named_for]
+        never = next((v for v in p["enum"] if str(v).lower() in ("never", "none", "no", "off")), None)
+        said_not = [w for w in frame.negated if any(_kin(_stem(w), x) for x in named_for)]
+        if hit is None and never is not None and said_not:  # "don't substitute anything": substitutions never
+            m = re.search(rf"(?i)(?:[\w']+\s+){{0,2}}\b{re.escape(said_not[0])}\w*", frame.text)
+            out[n] = Stated(never, m.group(0) if m else said_not[0])  # quoted with its "don't"
+            continue
         if hit is None and nothing is not None and turned_down:  # "no caffeine" for a caffeine parameter
             thing = turned_down[0]
             cue = re.search(r"[\w']+\s+$", frame.text[max(0, thing.start - 30) : thing.start])
@@ -1329,6 +1361,45 @@ def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
         value = starts.pop()
         word = next(w for w in words if value.lower().startswith(w))
         return value, word
+    # a word of one value's own derivation, by its lemma ("delivered to the house": delivery; never
+    # "standing" for standard): the value is the lemma, or the lemma and a noun-making ending
+    lemmas = _lemmas(task)
+    said_lemmas = " " + " ".join(_lemma_run(task)) + " "
+    whole_lemmas = [
+        v for v in enum if len(v.split("_")) > 1 and f" {v.replace('_', ' ').lower()} " in said_lemmas
+    ]
+    if len(whole_lemmas) == 1:  # "early mornings": early_morning, by the words' lemmas in a row
+        spoken_as = r"\s+".join(rf"{re.escape(w)}\w*" for w in whole_lemmas[0].lower().split("_"))
+        m = re.search(rf"(?i)\b{spoken_as}", task)
+        return whole_lemmas[0], m.group(0) if m else whole_lemmas[0].replace("_", " ")
+    alike = {
+        v
+        for v in enum
+        for lemma, w in lemmas.items()
+        if len(lemma) >= 4
+        and v.lower()
+        in {lemma, *(lemma + end for end in _NOUN_ENDINGS), *(lemma[:-1] + end for end in _NOUN_ENDINGS)}
+    }
+    if len(alike) == 1:
+        value = alike.pop()
+        return value, next(
+            w
+            for lemma, w in lemmas.items()
+            if value.lower()
+            in {lemma, *(lemma + e for e in _NOUN_ENDINGS), *(lemma[:-1] + e for e in _NOUN_ENDINGS)}
+        )
+    # a value of two words said with a few between them, in one clause ("ask me first": ask_first)
+    apart = [
+        v
+        for v in enum
+        if len(parts := re.split(r"[_\s-]+", v.lower())) == 2
+        and re.search(rf"\b{parts[0]}\b(?:\s+[a-z']+){{1,3}}\s+{parts[1]}\b", low)
+    ]
+    if len(apart) == 1:
+        parts = re.split(r"[_\s-]+", apart[0].lower())
+        m = re.search(rf"\b{parts[0]}\b(?:\s+[a-z']+){{1,3}}\s+{parts[1]}\b", low)
+        assert m is not None
+        return apart[0], m.group(0).strip()
     # a hyphenated word whose every part starts a word of one value, in order ("half-caff": half_caf)
     for said in re.findall(r"[a-z]+(?:-[a-z]+)+", task.lower()):
         parts = said.split("-")
@@ -1344,6 +1415,55 @@ def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
 
 
 _FUNCTION_POS = frozenset({"ADP", "SCONJ", "CCONJ", "DET", "PRON", "AUX", "PART", "NUM"})
+_NOUN_ENDINGS = (
+    "y",
+    "ion",
+    "ation",
+    "ment",
+    "al",
+    "ery",
+    "ance",
+    "ence",
+)  # deliver -> delivery, collect -> collection
+
+
+# "text me", "ring me", "by text": a means of getting in touch said after "by"/"via" or before "me"
+_MEANS = re.compile(r"(?i)\b(?:by|via|over)\s+(?:an?\s+|the\s+)?([a-z-]+)|\b([a-z-]+)\s+me\b")
+
+
+def _means_value(prop: dict[str, Any], said: str) -> tuple[Any, str] | None:
+    """The one allowed value a means of getting in touch names by its group in ``data/means.json``."""
+    from ibachat.agent.data import load
+
+    enum = [v for v in (prop.get("enum") or []) if isinstance(v, str)]
+    groups = [frozenset(g) for g in load("means")["groups"]]
+    for m in _MEANS.finditer(said):
+        word = (m.group(1) or m.group(2)).lower()
+        hits = {v for v in enum for g in groups if v.lower() in g and word in g}
+        if len(hits) == 1:
+            return hits.pop(), m.group(0)
+    return None
+
+
+def _kin(a: str, b: str) -> bool:
+    """Two stems of one word's family ("substitut" of substitute and of substitutions)."""
+    return (a == b and len(a) >= 4) or (min(len(a), len(b)) >= 6 and (a.startswith(b) or b.startswith(a)))
+
+
+def _lemma_run(task: str) -> list[str]:
+    """The request's words as their lemmas, in order."""
+    from ibachat.agent.reading.parse import parse
+
+    return [t.lemma_.lower() for t in parse(task[:2000]) if not t.is_punct]
+
+
+def _lemmas(task: str) -> dict[str, str]:
+    """The request's content words by their lemma (the word as said for each)."""
+    from ibachat.agent.reading.parse import parse
+
+    return {
+        t.lemma_.lower(): t.text for t in parse(task[:2000]) if t.pos_ not in _FUNCTION_POS and t.is_alpha
+    }
 
 
 def _content_words(task: str) -> list[str]:

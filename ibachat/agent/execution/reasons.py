@@ -40,8 +40,9 @@ def _label(value: Any) -> str:
 
 def _plain(text: str) -> str:
     """The words of ``text``, lower case; an apostrophe that opens or closes a quote is no part of a word
-    ("subject 'Keys'": keys; "you're" keeps its own)."""
-    words = (w.strip("'") for w in re.findall(r"[\w']+", text.lower().replace("’", "'")))
+    ("subject 'Keys'": keys; "you're" keeps its own; "Priya's": priya and s)."""
+    low = re.sub(r"(?<=\w)'s\b", " 's", text.lower().replace("’", "'"))  # "Priya's email": Priya is said
+    words = (w.strip("'") for w in re.findall(r"[\w']+", low))
     return " ".join(w for w in words if w)
 
 

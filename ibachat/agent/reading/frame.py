@@ -82,6 +82,7 @@ class Frame:
     labelled: dict[str, Span] = field(default_factory=dict)
     things: tuple[tuple[Span, ...], ...] = ()  # object lists: the verb's coordinated objects, then lists
     verb_objects: tuple[Span, ...] = ()  # the request verb's coordinated objects (with their lemmas below)
+    owned: tuple[Span, ...] = ()  # things named as owned or measured ("my inhaler", "2 months of X")
     objects_asked: bool = True  # those objects are the first verb's (what is asked for), not a later verb's
     object_heads: tuple[str, ...] = ()  # the lemma of each of those objects' head nouns
     negated: frozenset[str] = frozenset()  # lemmas a negation governs
@@ -391,6 +392,9 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
             sign, i = _CURRENCY_SIGNS[t.text], i + 1
             t = tokens[i]
         value, j = _number_of(tokens, i)
+        times = re.fullmatch(r"(\d{1,2})\s*x", t.lower_)  # "4x a week": four times
+        if times is not None:
+            value, j = float(times.group(1)), i + 1
         if value is None:
             i += 1
             continue
@@ -422,9 +426,12 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
                 k + 2 < len(tokens)
                 and tokens[k].lower_ == "and"
                 and tokens[k + 1].lower_ in ("a", "an")
-                and tokens[k + 2].lower_ == "half"
+                and tokens[k + 2].lower_ in ("half", "quarter")
             ):
-                value, k = value + 0.5, k + 3  # "an hour and a half"
+                value, k = (
+                    value + (0.5 if tokens[k + 2].lower_ == "half" else 0.25),
+                    k + 3,
+                )  # "an hour and a half"
         elif nxt in _DISTANCE:
             unit, k = _DISTANCE[nxt], k + 1
         elif nxt == "of" and k + 1 < len(tokens) and tokens[k + 1].lower_ in ("us", "them", "you"):
@@ -484,7 +491,7 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
             if people is not None:
                 value, noun, words = people, "people", ["people"]
                 start = min(start, _people_start(tokens, i))
-            elif per and t.lower_ in ("once", "twice", "thrice"):
+            elif per and (t.lower_ in ("once", "twice", "thrice") or times is not None):
                 noun = ""  # "twice a week": times, per a week
             elif per or op != "=":
                 unit = "number"  # "under 90 a night", "max 120": a bound with no unit said
@@ -1168,6 +1175,28 @@ def _np_span(tokens: list[Token], head: Token, text: str, shift: int = 0) -> Spa
     return Span(text[a:b], a, b)
 
 
+def _owned(doc: Doc, text: str) -> tuple[Span, ...]:
+    """Things the request names as someone's ("refill my atorvastatin", "dad's metformin") or as an amount
+    of ("two months of omeprazole"): where the small parser loses a verb's object to a word it does not
+    know, what is owned or measured out is still a thing, in the order said. Never a person, a time or a
+    pronoun."""
+    tokens = list(doc)
+    out = []
+    for t in doc:
+        if t.pos_ not in ("NOUN", "PROPN", "ADJ", "X") or t.dep_ in ("poss", "compound", "amod"):
+            continue
+        owned = any(c.dep_ == "poss" for c in t.children)
+        measured = (
+            t.dep_ == "pobj"
+            and t.head.lower_ == "of"
+            and (t.head.head.lower_ in _TIME_UNITS or t.head.head.lemma_.lower() in _TIME_UNITS)
+        )
+        if not (owned or measured) or _people_noun(t) or t.lemma_.lower() in _TIME_UNITS:
+            continue
+        out.append(_np_span(tokens, t, text))
+    return tuple(out)
+
+
 def _conjuncts(head: Token) -> list[Token]:
     out = [head]
     for t in head.children:
@@ -1454,6 +1483,9 @@ def _message_to(text: str) -> Span | None:
         return None
     a, b = m.end() + picked[0].start(), m.end() + picked[-1].end()
     body = text[a:b].rstrip(".")
+    owner = re.fullmatch(rf"(?i)(.+?)['’]s\s+(?:{nouns})s?", body)
+    if owner:  # "reply to Tomás's email": Tomás, whose email it answers
+        body = owner.group(1)
     return Span(body, a, a + len(body))
 
 
@@ -1522,6 +1554,7 @@ def read_frame(text: str) -> Frame:
         negated=_negated(doc),
         refused=_refused(doc, text),
         written_to=_written_to(doc, text),
+        owned=_owned(doc, text),
         emails=tuple(_EMAIL.findall(text)),
         company=tuple(_company(doc, text)),
         phrases=tuple(phrases),
