@@ -345,3 +345,36 @@ def test_the_means_of_getting_in_touch_said_as_text_me_or_by_phone() -> None:
     assert _said(nudge, "nudge me on Friday about the MOT, text me please").get("via") == "sms"
     assert _said(nudge, "a nudge about the boiler service, by phone").get("via") == "call"
     assert _said(nudge, "ping me to text Jo on Friday").get("via") is None  # what to do, not how
+
+
+def test_for_a_bare_number_at_a_clause_end_is_how_many_not_a_time() -> None:
+    got = _said(TABLE, "a table at Ostro for 4, somewhere quiet")
+    assert got.get("diners") == 4
+    assert _said(TABLE, "a table at Ostro for 6.").get("diners") == 6
+    cake = _schema({"serves": {"type": "integer", "minimum": 1, "maximum": 40}})
+    assert _said(cake, "a lemon drizzle for the office, ready for 10").get("serves") is None  # a time
+
+
+def test_an_allowed_amount_within_a_hair_of_the_one_said_and_what_a_supply_is_of() -> None:
+    pharmacy = _schema(
+        {
+            "drug": {"type": "string"},
+            "days_supply": {"type": "integer", "enum": [28, 56, 84]},
+        }
+    )
+    about = "repeat_medicine Ask the chemist for a repeat medicine"
+    got = {
+        n: s.value
+        for n, s in stated_values(pharmacy, "a four-week supply of my sumatriptan please", NOW, about).items()
+    }
+    assert got.get("days_supply") == 28 and got.get("drug") == "sumatriptan"
+
+
+def test_a_title_after_for_the_and_without_its_possessive_and_no_person_as_a_query() -> None:
+    gig = _schema({"act": {"type": "string"}, "title": {"type": "string"}, "tickets": {"type": "integer"}})
+    assert _said(gig, "two tickets for the Arctic Monkeys gig in June").get("title") == "Arctic Monkeys gig"
+    assert _said(gig, "two tickets for the Leeds v Hull match").get("title") != "Leeds"  # never half of it
+    title = _said(gig, "two tickets for Ardal O'Hanlon's show, Friday").get("title")
+    assert title in ("Ardal O'Hanlon", "Ardal O'Hanlon's show")  # never the bare "Ardal O'Hanlon's"
+    shop = _schema({"query": {"type": "string"}, "max_price": {"type": "number"}})
+    assert _said(shop, "get my nephew a kite for his birthday").get("query") != "nephew"

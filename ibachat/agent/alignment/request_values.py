@@ -590,7 +590,14 @@ def _amounts(
         value = int(round(value)) if prop.get("type") == "integer" else float(value)
         enum = prop.get("enum")
         if enum and value not in enum:
-            continue
+            # "a two-month supply" is 61 days by the calendar's average and 60 on a pharmacy's list: an
+            # allowed amount within 3% of the one said is that one
+            near = [
+                v for v in enum if isinstance(v, (int, float)) and abs(v - value) <= 0.03 * max(abs(v), 1)
+            ]
+            if len(near) != 1:
+                continue
+            value = near[0]
         lo, hi = prop.get("minimum"), prop.get("maximum")
         if (isinstance(lo, (int, float)) and value < lo) or (isinstance(hi, (int, float)) and value > hi):
             continue
@@ -672,6 +679,13 @@ _ANY_THING = frozenset(_stem(w) for w in ("items", "item", "results", "entries",
 
 
 # ----------------------------------------------------------------------------------- named spans
+def _a_person(word: str) -> bool:
+    """A word for one of the user's people ("niece", "mum"): never a thing to buy or a query."""
+    from ibachat.agent.data import word_classes
+
+    return word.lower() in word_classes("people")["people"]
+
+
 def _quotes_by_name(props: dict[str, Any], frame: Frame, out: dict[str, Stated]) -> None:
     """Quoted words that a parameter's own name word stands just before are that parameter's value
     ("sign it 'Kind regards'": the sign-off, never the body); one parameter's name only, in the same
@@ -751,6 +765,11 @@ def _spans(
                 for s, h in zip(frame.verb_objects, frame.object_heads)
                 if h not in _generic() and _stem(h) not in service
             ]
+            if objects and role == "thing":  # "a two-month supply of my atorvastatin": what is owned in it
+                inside = [o for o in frame.owned if objects[0].start <= o.start and o.end <= objects[0].end]
+                if inside and inside[0].text != objects[0].text:
+                    objects = [inside[0], *objects]
+            objects = [o for o in objects if not _a_person(_head_word(o.text))]  # "get my niece the set"
             if not objects and role == "thing":  # "refill my atorvastatin" parsed with no object
                 objects = [
                     s
@@ -841,12 +860,23 @@ def _bare_title(span: Span | None, props: dict[str, Any]) -> Span | None:
     return Span(text, start, start + len(text)) if len(text.split()) > 1 else None
 
 
+def _no_possessive(span: Span) -> Span:
+    """ "Dara O Briain's": the name, without the "'s" its show hangs on."""
+    m = re.search(r"['’]s$", span.text)
+    return Span(span.text[: m.start()], span.start, span.start + m.start()) if m else span
+
+
 def _title_of(frame: Frame) -> Span | None:
     """A title named after "for" or "to see" ("two tickets for Hamlet", "to see Arsenal v Spurs")."""
     places = {p.span.start for p in frame.places}
     for prep, span in frame.phrases:
         if prep in ("for", "see") and span.text[:1].isupper() and span.start not in places:
-            return span
+            return _no_possessive(span)
+        article = re.match(r"the\s+(?=[A-Z])", span.text)
+        joined = re.match(r"\s+(?:v|vs\.?|versus|and|&)\s+[A-Z]", frame.text[span.end :])
+        if prep == "for" and article and span.start not in places and not joined:  # never half of "A v B"
+            # "for the Coldplay concert": the name after its article
+            return _no_possessive(Span(span.text[article.end() :], span.start + article.end(), span.end))
     m = re.search(
         r"\bto see\s+([A-Z][^,.;!?]*?)(?=\s+(?:on|at|this|next|tomorrow|tonight|in)\b|[,.;!?]|$)", frame.text
     )

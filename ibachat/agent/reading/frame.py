@@ -163,7 +163,9 @@ _TIME_PATTERNS = re.compile(
     r"|\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?"
     r"|\d{1,2}[:.]\d{2}\s*(?:am|pm|a\.m\.|p\.m\.|h)?"
     r"|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)"
-    r"|(?:at|by|from|till|until|til|to|before|after|around|about|for|-)\s+\d{1,2}(?:[:.]\d{2})?(?!\s*(?:%|percent|people|"
+    r"|for\s+\d{1,2}[:.]\d{2}"  # "for 7:30"; a bare "for 4" is how many ("a table for 4, quiet please")
+    r"|(?:(?<=ready )|(?<=done )|(?<=back )|(?<=there )|(?<=home ))for\s+\d{1,2}"  # "ready for 10": by then
+    r"|(?:at|by|from|till|until|til|to|before|after|around|about|-)\s+\d{1,2}(?:[:.]\d{2})?(?!\s*(?:%|percent|people|"
     r"guests|persons|of us|nights?|days?|weeks?|hours?|minutes?|mins?|tickets?|seats?|items?|bags?|pounds|quid|dollars|"
     r"euros|calories|meals?|visits?|x\b|-|\w))"
     r"|(?:half|quarter)\s+(?:past|to)\s+\w+|half\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
