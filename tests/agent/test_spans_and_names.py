@@ -319,6 +319,8 @@ def test_an_allowed_value_said_by_its_derivation_apart_or_turned_down() -> None:
     assert _said(courier, "cat food, and if it's out please ask me first").get("swaps") == "ask_first"
     assert _said(courier, "cat food, and don't swap it for another brand").get("swaps") == "never"
     assert "handover" not in _said(courier, "a standing order for cat food")
+    blog = _schema({"state": {"type": "string", "enum": ["draft", "live"]}})
+    assert _said(blog, "draft's done at last, put the recipe post up").get("state") != "draft"
 
 
 def test_a_two_word_value_said_in_the_plural_and_a_quarter_hour() -> None:
@@ -374,6 +376,8 @@ def test_a_title_after_for_the_and_without_its_possessive_and_no_person_as_a_que
     gig = _schema({"act": {"type": "string"}, "title": {"type": "string"}, "tickets": {"type": "integer"}})
     assert _said(gig, "two tickets for the Arctic Monkeys gig in June").get("title") == "Arctic Monkeys gig"
     assert _said(gig, "two tickets for the Leeds v Hull match").get("title") != "Leeds"  # never half of it
+    meeting = _schema({"title": {"type": "string"}, "date": {"type": "string", "format": "date"}})
+    assert _said(meeting, "block out quiet time on Monday for the Tanaka report").get("title") == "quiet time"
     title = _said(gig, "two tickets for Ardal O'Hanlon's show, Friday").get("title")
     assert title in ("Ardal O'Hanlon", "Ardal O'Hanlon's show")  # never the bare "Ardal O'Hanlon's"
     shop = _schema({"query": {"type": "string"}, "max_price": {"type": "number"}})

@@ -756,7 +756,10 @@ def _spans(
             give(n, lab.get("subject")) or give(n, lab.get("about"))
         elif role == "title":
             if not (give(n, lab.get("title")) or give(n, lab.get("quoted")) or give(n, _title_of(frame))):
-                give(n, _bare_title(_described_object(frame), props))
+                described, after_the = _bare_title(_described_object(frame), props), _title_after_the(frame)
+                if described is not None and after_the is not None and after_the.start < described.start:
+                    described = None  # "a ticket for the Coldplay concert, I need step-free seating": a later clause's
+                give(n, described) or give(n, after_the)
         elif role == "author":
             give(n, next((s for p, s in frame.phrases if p == "by" and s.text[:1].isupper()), None))
         elif role in ("query", "thing"):
@@ -866,17 +869,24 @@ def _no_possessive(span: Span) -> Span:
     return Span(span.text[: m.start()], span.start, span.start + m.start()) if m else span
 
 
+def _title_after_the(frame: Frame) -> Span | None:
+    """ "a ticket for the Coldplay concert": the name after its article, when nothing else names the
+    title (never half of "A v B")."""
+    places = {p.span.start for p in frame.places}
+    for prep, span in frame.phrases:
+        article = re.match(r"the\s+(?=[A-Z])", span.text)
+        joined = re.match(r"\s+(?:v|vs\.?|versus|and|&)\s+[A-Z]", frame.text[span.end :])
+        if prep == "for" and article and span.start not in places and not joined:
+            return _no_possessive(Span(span.text[article.end() :], span.start + article.end(), span.end))
+    return None
+
+
 def _title_of(frame: Frame) -> Span | None:
     """A title named after "for" or "to see" ("two tickets for Hamlet", "to see Arsenal v Spurs")."""
     places = {p.span.start for p in frame.places}
     for prep, span in frame.phrases:
         if prep in ("for", "see") and span.text[:1].isupper() and span.start not in places:
             return _no_possessive(span)
-        article = re.match(r"the\s+(?=[A-Z])", span.text)
-        joined = re.match(r"\s+(?:v|vs\.?|versus|and|&)\s+[A-Z]", frame.text[span.end :])
-        if prep == "for" and article and span.start not in places and not joined:  # never half of "A v B"
-            # "for the Coldplay concert": the name after its article
-            return _no_possessive(Span(span.text[article.end() :], span.start + article.end(), span.end))
     m = re.search(
         r"\bto see\s+([A-Z][^,.;!?]*?)(?=\s+(?:on|at|this|next|tomorrow|tonight|in)\b|[,.;!?]|$)", frame.text
     )
@@ -1407,6 +1417,7 @@ def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
         for v in enum
         for lemma, w in lemmas.items()
         if len(lemma) >= 4
+        and w.lower() != v.lower()  # the very word is named above or not at all ("draft's finished")
         and v.lower()
         in {lemma, *(lemma + end for end in _NOUN_ENDINGS), *(lemma[:-1] + end for end in _NOUN_ENDINGS)}
     }
@@ -1492,7 +1503,9 @@ def _lemmas(task: str) -> dict[str, str]:
     from ibachat.agent.reading.parse import parse
 
     return {
-        t.lemma_.lower(): t.text for t in parse(task[:2000]) if t.pos_ not in _FUNCTION_POS and t.is_alpha
+        t.lemma_.lower(): t.text
+        for t in parse(task[:2000])
+        if t.pos_ not in _FUNCTION_POS and t.is_alpha and not _before_s(t)
     }
 
 
@@ -1504,9 +1517,18 @@ def _content_words(task: str) -> list[str]:
     return [
         w
         for t in doc
-        if t.pos_ not in _FUNCTION_POS and not _hyphened(t)
+        if t.pos_ not in _FUNCTION_POS and not _hyphened(t) and not _before_s(t)
         for w in re.findall(r"[a-z0-9']+", t.lower_)
     ]
+
+
+def _before_s(t: Any) -> bool:
+    """A word with "'s" after it is what a clause is about ("draft's finished", "the draft's title"),
+    never a value asked for."""
+    after = t.doc[t.i + 2].lower_ if t.i + 2 < len(t.doc) else ""
+    return (
+        t.i + 1 < len(t.doc) and t.doc[t.i + 1].lower_ in ("'s", "’s") and after not in _FINE
+    )  # "economy's fine"
 
 
 def _hyphened(t: Any) -> bool:
