@@ -382,3 +382,39 @@ def test_a_title_after_for_the_and_without_its_possessive_and_no_person_as_a_que
     assert title in ("Ardal O'Hanlon", "Ardal O'Hanlon's show")  # never the bare "Ardal O'Hanlon's"
     shop = _schema({"query": {"type": "string"}, "max_price": {"type": "number"}})
     assert _said(shop, "get my nephew a kite for his birthday").get("query") != "nephew"
+
+
+def test_minus_and_without_turn_down_what_follows_never_what_comes_before() -> None:
+    def refused(text: str) -> list[str]:
+        return [s.text for s in read_frame(text).refused]
+
+    assert refused("a large pepperoni minus the olives") == ["olives"]
+    assert refused("the usual veg box, minus the beetroot") == ["beetroot"]
+    assert refused("a club sandwich without the crusts") == ["crusts"]
+
+
+def test_a_count_turned_down_reads_the_same_on_every_run() -> None:
+    """ "no checked bag": the zero and its quoted words do not hang on a set's order (which differs
+    between runs with Python's string hashing), so the reason check keeps it every time."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from datetime import datetime, timezone\n"
+        "from ibachat.agent.alignment.request_values import stated_values\n"
+        "s = {'type': 'object', 'properties': {'checked_bags': {'type': 'integer', 'minimum': 0}}}\n"
+        "v = stated_values(s, 'coach to Leeds, hand luggage only so no checked bag',"
+        " datetime(2027, 3, 9, tzinfo=timezone.utc))['checked_bags']\n"
+        "print(v.value, '|', v.quote)\n"
+    )
+    seen = set()
+    for seed in ("0", "1", "2", "3"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
+        seen.add(out.stdout.strip())
+    assert len(seen) == 1, seen
+    value, quote = seen.pop().split(" | ")
+    assert value == "0" and quoted_in(quote, "coach to Leeds, hand luggage only so no checked bag")

@@ -571,8 +571,17 @@ def _amounts(
             ):
                 lo = props[name].get("minimum", 0)
                 if isinstance(lo, (int, float)) and lo <= 0:
-                    word = next(w for w in frame.negated if _stem(w) in m.nouns)
-                    out[name] = Stated(0, f"no {word}")  # "no sugar"
+                    # the request's own words, the first said ("no checked bag"), the same on every run
+                    # (``frame.negated`` is a set, so its order is not)
+                    words = sorted(
+                        (w for w in frame.negated if _stem(w) in m.nouns),
+                        key=lambda w: (frame.text.lower().find(w), w),
+                    )
+                    said = re.search(
+                        rf"(?i)\b(?:no|not any|without|minus|zero)\s+(?:[\w-]+\s+){{0,2}}?{re.escape(words[0])}\w*",
+                        frame.text,
+                    )
+                    out[name] = Stated(0, said.group(0) if said else f"no {words[0]}")  # "no sugar"
             continue
         _, a, value = best
         if m.bound == "min" and a.op == "<=" or m.bound == "max" and a.op == ">=":

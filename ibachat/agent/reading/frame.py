@@ -136,7 +136,9 @@ _PEOPLE = frozenset(
 _PEOPLE_WORDS = frozenset("people person persons guest guests adult adults passenger passengers traveller "
                           "travellers traveler travelers diner diners friends friend mates mate kids kid children "
                           "child colleagues colleague others".split())  # fmt: skip
-_NEGATORS = frozenset({"no", "not", "n't", "never", "without", "nothing", "none", "nor", "dont", "don't"})
+_NEGATORS = frozenset(
+    {"no", "not", "n't", "never", "without", "minus", "nothing", "none", "nor", "dont", "don't"}
+)
 # Verbs of leaving a thing out: their object is turned down as "no X" is ("skip the cutlery", "leave out
 # the onions"); "leave" only with its particle "out". A closed class.
 _LEAVE_OUT = frozenset({"skip", "omit", "exclude", "forgo", "forego"})
@@ -1332,22 +1334,29 @@ def _negated(doc: Doc) -> frozenset[str]:
                     out |= {j.lemma_.lower() for j in c.conjuncts if _bare_conjunct(j)}
     for t in doc:
         if t.lower_ in _NEGATORS or t.dep_ == "neg":
-            head = t.head if t.dep_ in ("det", "neg", "advmod") else t
+            # a preposition of leaving out governs what follows it, whatever the tagger hangs it on
+            head = (
+                t.head if t.dep_ in ("det", "neg", "advmod") and t.lower_ not in ("without", "minus") else t
+            )
             if head.lemma_.lower() in _LEAVE_OUT | _LEAVE_OUT_COMMAND | {"miss"}:
                 continue  # "don't forget the candles": two turnings-down make a wish
             after = _contrasted(t)
             if after:  # "aisle seat, not the window": the thing after "not" is turned down, not the seat
                 out |= after
                 continue
-            if t.lower_ in ("no", "without", "nothing", "none"):
-                for k in range(t.i + 1, min(t.i + 4, len(doc))):
+            if t.lower_ in ("no", "without", "minus", "nothing", "none"):
+                for k in range(t.i + 1, min(t.i + 5, len(doc))):
                     nxt = doc[k]
+                    if nxt.pos_ == "DET" and t.lower_ in ("without", "minus") and k == t.i + 1:
+                        continue  # "minus the milk", "without the crusts"
                     if nxt.is_punct or nxt.pos_ not in ("NOUN", "PROPN", "ADJ"):
                         break  # "nothing that takes ...": a clause, not a thing refused
                     out.add(nxt.lemma_.lower())
                     out |= _refused_with(nxt)
             out.add(head.lemma_.lower())
             for c in head.children:
+                if t.lower_ in ("without", "minus") and c.i < t.i:
+                    continue  # "a large pepperoni minus the olives": what comes before is kept
                 if c.dep_ in ("dobj", "attr", "acomp", "xcomp", "compound", "amod"):
                     out.add(c.lemma_.lower())
                     out |= {g.lemma_.lower() for g in c.children if g.dep_ in ("compound", "amod")}
