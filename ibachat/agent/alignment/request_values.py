@@ -39,7 +39,7 @@ from typing import Any
 
 from ibachat.agent.reading.corrections import corrected, own_words
 from ibachat.agent.reading.frame import DETERMINERS, Amount, Frame, Span, read_frame
-from ibachat.agent.reading.when import read_when
+from ibachat.agent.reading.when import When, read_when
 
 
 @dataclass(frozen=True)
@@ -55,9 +55,11 @@ REFUSED = "refused"  # ``Stated.op`` of a flag read from a thing turned down
 
 # How schemas name what a free-text parameter takes: a closed class of schema vocabulary.
 _DEST = re.compile(
-    r"destination|arrival|\bdest\b|to_city|drop_?off|(?:^|_)to$|going to|where .*going|arriv", re.I
+    r"destination|arrival|\bdest\b|to_city|drop_?off|(?:^|_)to(?:_|$)|going to|where .*going|arriv|"
+    r"[a-z]\s+to$",  # a description that ends on "to" says where something goes ("address moving to")
+    re.I,
 )
-_ORIGIN = re.compile(r"origin|departure|depart|(?:^|_)from$|collect|pick_?up|start(?:ing)?[ _]?(?:point|place|from)|leaving from|"
+_ORIGIN = re.compile(r"origin|departure|depart|(?:^|_)from(?:_|$)|[a-z]\s+from$|collect|pick_?up|start(?:ing)?[ _]?(?:point|place|from)|leaving from|"
                      r"sail(?:s|ing)? from|set(?:ting)? off", re.I)  # fmt: skip
 _VENUE = re.compile(r"restaurant|shop|store|cafe|café|studio|pharmacy|venue|gym|clinic|branch|library|cinema|"
                     r"theatre|theater|salon|surgery|practice|bar|pub|hotel_name|merchant|vendor|supplier|seller", re.I)  # fmt: skip
@@ -307,8 +309,7 @@ def _range_days(frame: Frame, now: datetime) -> tuple[tuple[date, str], tuple[da
     for first, last, _span in frame.ranges:
         if re.search(r"(?i)\d\s*(?:am|pm)\b|\d[:.]\d\d", first + last):
             continue
-        a = read_when(first, now)
-        b = read_when(f"{last}", now)
+        a, b = _end_day(first, now), _end_day(last, now)
         if a.day is None or b.day is None or a.question or b.question:
             continue
         end = b.day
@@ -316,6 +317,15 @@ def _range_days(frame: Frame, now: datetime) -> tuple[tuple[date, str], tuple[da
             end += timedelta(days=7)
         return (a.day, first), (end, last)
     return None
+
+
+def _end_day(words: str, now: datetime) -> When:
+    """The day one end of a stretch names; a day's name read as said after "on" ("from Christmas Eve
+    to the 28th": the name alone is no day to the reader, which wants it after a word of time)."""
+    named = read_when(f"on {words}", now)
+    if named.day is not None and named.day_words.lower() == words.lower():
+        return named  # the whole of the words is a day's name ("Easter Sunday", not its weekday)
+    return read_when(words, now)
 
 
 def _joined(task: str, first: str, second: str) -> str:
@@ -332,8 +342,12 @@ def _joined(task: str, first: str, second: str) -> str:
 # ----------------------------------------------------------------------------------- places
 def place_role(name: str, prop: dict[str, Any]) -> str | None:
     text = f"{name} {prop.get('description', '')}"
-    if _RECIPIENT.search(name) or prop.get("format") == "email" or _is_clock(name, prop):
-        return None  # "pickup_time" is a time, not a place
+    if (
+        _RECIPIENT.search(name)
+        or prop.get("format") in ("email", "date", "date-time")
+        or _is_clock(name, prop)
+    ):
+        return None  # "pickup_time" and "from_date" are times, not places
     if _DEST.search(name) or (not _ORIGIN.search(name) and _DEST.search(str(prop.get("description", "")))):
         return "destination"
     if _ORIGIN.search(name) or _ORIGIN.search(str(prop.get("description", ""))):
@@ -389,8 +403,15 @@ def _places(
     has_dest = "destination" in roles.values()
     taken: set[int] = set()
 
-    def pick(preps: tuple[str, ...], role: str, *, named: bool = False, town: bool = False) -> Span | None:
-        for p in frame.places:
+    def pick(
+        preps: tuple[str, ...], role: str, *, named: bool = False, town: bool = False, street: bool = False
+    ) -> Span | None:
+        # for an address, a house number and a street before a kind of place ("from my mum's place at 7
+        # Rowan Drive": 7 Rowan Drive)
+        places = (
+            sorted(frame.places, key=lambda p: not re.match(r"\d", p.span.text)) if street else frame.places
+        )
+        for p in places:
             if town and re.search(r"\d", p.span.text):
                 continue  # "at 42 Rose Street in Edinburgh": a street address is no city
             if p.span.start in taken or (preps and p.prep not in preps) or (not preps and p.role != role):
@@ -413,7 +434,8 @@ def _places(
         if role == "destination":
             span = _journey_end(frame, taken) or pick((), "destination")
         elif role == "origin":
-            span = pick(("from", "out of"), "origin") or pick(("",), "origin")
+            street = bool(_ADDRESS.search(f"{n} {props[n].get('description', '')}"))
+            span = pick(("from", "out of"), "origin", street=street) or pick(("",), "origin")
             if span is None and not has_dest:
                 span = pick(("at", "in", "near"), "at")  # a car picked up where it stands ("at Faro airport")
         elif role == "venue":
@@ -526,10 +548,10 @@ def _amounts(
     }
     if not numeric:
         return
-    used: set[int] = set()
+    used: set[tuple[int, int]] = set()  # the spans taken; a total and its parts are each their own
     time_params = [n for n, m in numeric.items() if m.unit in _TIME_UNITS and not m.per]  # lengths, not rates
     fits = {
-        (name, a.span.start): _fit(a, m, name, time_params)
+        (name, a.span.start, a.span.end): _fit(a, m, name, time_params)
         for name, m in numeric.items()
         for a in frame.amounts
     }
@@ -545,22 +567,26 @@ def _amounts(
             value = _convert(a, m.unit) if m.unit in _TIME_UNITS else None
             desc = str(props[name].get("description") or "").lower()
             if value is None or not re.search(r"\bbefore\b", f"{' '.join(_split(name))} {desc}"):
-                fits[(name, a.span.start)] = (0, None)  # no parameter of a lead: not this amount's
+                fits[(name, a.span.start, a.span.end)] = (
+                    0,
+                    None,
+                )  # no parameter of a lead: not this amount's
                 continue
             shared = said & {_stem(w) for w in re.findall(r"[a-z]+", desc)}
-            fits[(name, a.span.start)] = (3 + len(shared), value)
+            fits[(name, a.span.start, a.span.end)] = (3 + len(shared), value)
     # an amount goes first to the parameter it fits best ("a reminder 30 mins before": the reminder's,
     # not the event's length, whichever parameter comes first)
     order = sorted(
-        numeric, key=lambda n: -max((fits[(n, a.span.start)][0] for a in frame.amounts), default=0)
+        numeric,
+        key=lambda n: -max((fits[(n, a.span.start, a.span.end)][0] for a in frame.amounts), default=0),
     )
     for name in order:
         m = numeric[name]
         best: tuple[int, Amount, float] | None = None
         for a in frame.amounts:
-            if a.span.start in used:
+            if (a.span.start, a.span.end) in used:
                 continue
-            score, value = fits[(name, a.span.start)]
+            score, value = fits[(name, a.span.start, a.span.end)]
             if score > 0 and value is not None and (best is None or score > best[0]):
                 best = (score, a, value)
         if best is None:
@@ -594,7 +620,7 @@ def _amounts(
             elif m.bound != "max":
                 if ranged is not None:
                     ranged[name] = f"For {name.replace('_', ' ')}, do you want {_num(low)} or {_num(value)}?"
-                used.add(a.span.start)
+                used.add((a.span.start, a.span.end))
                 continue
         value = int(round(value)) if prop.get("type") == "integer" else float(value)
         enum = prop.get("enum")
@@ -611,7 +637,7 @@ def _amounts(
         if (isinstance(lo, (int, float)) and value < lo) or (isinstance(hi, (int, float)) and value > hi):
             continue
         out[name] = Stated(value, a.span.text, a.op)
-        used.add(a.span.start)
+        used.add((a.span.start, a.span.end))
 
 
 def _num(value: float) -> str:
@@ -659,6 +685,8 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
         return (2, value) if value is not None else (0, None)
     if a.unit != "count":
         return 0, None
+    if a.parts and (m.nouns & {_stem(w) for w in a.parts} or _stem(name) in {_stem(w) for w in a.parts}):
+        return 0, None  # "2 adults and 3 kids" for a count of adults: the adults' own count, not the total
     if not noun and a_per and a_per == m.per:
         return 1, a.value  # "twice a week" for sessions_per_week
     if noun and noun in m.nouns:

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -71,6 +71,8 @@ class Amount:
     # the other end of a range or choice said before it ("6 to 8 guests", "2 or 3 of us": 6, 2), None when
     # one amount is said: either end may be meant, so nothing with one value takes it as said
     other: float | None = None
+    # a total of counts said side by side ("2 adults and 3 kids"): the nouns it adds up, () otherwise
+    parts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,13 @@ _QUOTED = re.compile(r"[\"“‘]([^\"”’]{1,200})[\"”’]|(?<![\w])'([^']{
 
 
 _RANGE_JOIN = re.compile(r"(?i)^\s*(?:to|till|til|until|through|thru|-|–|and)\s*$")
+# a stay said by its two ends: "in on Christmas Eve and out on the 28th", "arriving Friday, leaving
+# Monday": the word before the first day opens it, the words between close it
+_STAY_OPEN = re.compile(r"(?i)\b(?:in|arriv(?:e|es|ing)|get(?:ting)?\s+there|land(?:s|ing)?)\s+(?:on\s+)?$")
+_STAY_CLOSE = re.compile(
+    r"(?i)^\s*,?\s*(?:and\s+|then\s+|,\s*)?(?:(?:check(?:ing)?|mov(?:e|ing)|head(?:ing)?)\s+)?"
+    r"(?:out|leav(?:e|es|ing)|depart(?:s|ing)?|back)\s+(?:on\s+)?$"
+)
 
 
 def _clock_range(m: re.Match[str], text: str, doc: Doc | None) -> tuple[str, str] | None:
@@ -234,11 +243,12 @@ def _ranges(
             out.append((*ends, Span(m.group(0), m.start(), m.end())))
     for (a1, b1), (a2, b2) in zip(mask, mask[1:]):
         between = text[b1:a2]
-        if not _RANGE_JOIN.match(between) or any(s.span.start <= a1 < s.span.end for s in ()):
+        stay = bool(_STAY_CLOSE.match(between) and _STAY_OPEN.search(text[:a1]))
+        if not (_RANGE_JOIN.match(between) or stay):
             continue
-        if between.strip().lower() == "and" and not re.search(r"(?i)\bbetween\s*$", text[:a1]):
+        if not stay and between.strip().lower() == "and" and not re.search(r"(?i)\bbetween\s*$", text[:a1]):
             continue
-        first = re.sub(r"(?i)^(?:from|between)\s+", "", text[a1:b1].strip())
+        first = re.sub(r"(?i)^(?:from|between|on)\s+", "", text[a1:b1].strip())
         if any(r[2].start <= a1 < r[2].end for r in out):
             continue
         out.append((first, text[a2:b2].strip(), Span(text[a1:b2], a1, b2)))
@@ -266,6 +276,7 @@ def _rate_trimmed(text: str, m: re.Match[str]) -> tuple[int, int]:
 
 
 def _when_mask(text: str, doc: Doc | None = None) -> tuple[tuple[int, int], ...]:
+    from ibachat.agent.reading.named_days import named_spans
     from ibachat.agent.reading.when import read_when, title_runs
 
     titles = title_runs(text)  # "The Thursday Murder Club": no day
@@ -280,6 +291,7 @@ def _when_mask(text: str, doc: Doc | None = None) -> tuple[tuple[int, int], ...]
     ]
     spans += [(m.start(), m.end()) for m in CLOCK_RANGE.finditer(text) if _clock_range(m, text, doc)]
     spans += [(m.start(), m.end()) for m in _EVERY.finditer(text)]  # "take my meds every day at 8am"
+    spans += named_spans(text, date(2026, 1, 5))  # "from Good Friday until Easter Sunday": both ends
     when = read_when(text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc))
     low = text.lower()
     for words in (when.day_words, when.time_words):
@@ -507,6 +519,51 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
         out.append(Amount(value, unit, noun, tuple(words), per, op, Span(text[start:end], start, end), other))
         i = max(k2 if per else k, i + 1)
     out += _company_counts(tokens, text, out)
+    return _with_totals(out, text)
+
+
+# the speaker named first in a list of the party ("me, my 2 brothers and 3 cousins"): one more
+_SPEAKER_BEFORE = re.compile(r"(?i)\b(?:me|myself|I)\s*(?:,|and|&|\+|plus)\s*(?:my\s+|our\s+)?$")
+
+
+def _with_totals(found: list[Amount], text: str) -> list[Amount]:
+    """Counts of people said side by side add up: "2 adults and 2 kids" is four people, put before its
+    parts so that a count of everyone takes the total and a count of adults still finds its own. Side by
+    side with a count of a noun not known for people ("four grandparents plus two toddlers"), a kind of
+    person counts only its kind: the whole party is not said in words known here."""
+    counts = [a for a in found if a.unit == "count" and not a.per and a.op == "=" and a.noun]
+    out = list(found)
+    i = 0
+    while i < len(counts):
+        j = i
+        while j + 1 < len(counts) and re.fullmatch(
+            r"(?i)\s*(?:,|,?\s*and|&|\+|plus)\s*", text[counts[j].span.end : counts[j + 1].span.start]
+        ):
+            j += 1
+        group = counts[i : j + 1]
+        # "6 guests, 2 kids": the 2 are of the 6; only "and" or "plus" before the last adds up
+        if j > i and re.search(r"(?i)and|&|\+|plus", text[group[-2].span.end : group[-1].span.start]):
+            people = [a for a in group if "people" in a.words]
+            if len(people) == len(group):
+                first, last = group[0], group[-1]
+                me = _SPEAKER_BEFORE.search(text[: first.span.start])  # "me, my 2 brothers & 3 cousins"
+                start = me.start() if me else first.span.start
+                total = Amount(
+                    sum(a.value for a in group) + (1 if me else 0),
+                    "count",
+                    "people",
+                    ("people",),
+                    "",
+                    "=",
+                    Span(text[start : last.span.end], start, last.span.end),
+                    parts=tuple(a.noun for a in group),
+                )
+                out.insert(out.index(first), total)
+            else:
+                for a in people:
+                    if a.noun != "people":  # "for 4 and 2 high chairs": the 4 are the party still
+                        out[out.index(a)] = replace(a, words=tuple(w for w in a.words if w != "people"))
+        i = j + 1
     return out
 
 
@@ -821,6 +878,9 @@ def _places_and_phrases(
                 places.append(Place("", "origin", origin, True))
         elif prep in _FROM or prep == "out of":
             places.append(Place(prep, "origin", span, named, told))
+        elif prep in _AT and named and _FROM_A_KIND.search(text[max(0, t.idx - 40) : t.idx]):
+            # "from a 2-bed flat at 8 Quarry Lane": the start is a kind of place, and where it is, said next
+            places.append(Place("from", "origin", span, named, told))
         elif prep in _AT:
             places.append(Place(prep, "at", span, named, told))
         phrases.append((prep, span))
@@ -831,6 +891,10 @@ def _places_and_phrases(
             # "fly home to Athens": the place said with "to" is where it ends; "home" says it is a return
             places.remove(home)
     return places, phrases
+
+
+# "from a 2-bed flat ", "from my sister's house ": a start said by its kind, just before "at" and an address
+_FROM_A_KIND = re.compile(r"(?i)\bfrom\s+(?:a|an|the|my|our|his|her|their)\s+[^,.;!?]{0,30}?\s$")
 
 
 def _home_as_goal(t: Token) -> bool:
@@ -889,6 +953,12 @@ def _bare_origin(tokens: list[Token], i: int, text: str, mask: tuple[tuple[int, 
     start = k + 1
     if start >= end:
         return None
+    if (
+        start > 0
+        and re.fullmatch(r"\d{1,4}[a-zA-Z]?", tokens[start - 1].text)
+        and not any(a <= tokens[start - 1].idx < b for a, b in mask)
+    ):
+        start -= 1  # "12 Elm Road to 3 Station Street": the house number is the address's
     from ibachat.agent.reading.acts import known_verb, only_a_name  # acts reads frames: imported when used
 
     first = tokens[start]

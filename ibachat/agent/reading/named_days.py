@@ -8,7 +8,7 @@ United Kingdom and the United States together, a name the two date differently b
 Nothing here lists a holiday.
 
 A name counts as the request's day only where the request says it as one: after a preposition or
-determiner of time ("on", "for", "at", "over", "this", "next"), and not as the first words of a longer
+determiner of time ("on", "for", "at", "over", "this", "next", "from", "until"), and not as the first words of a longer
 name ("at Christmas Tree Inn"). A name said without its last word "Day" counts where the parse takes
 what is left for a name ("for Thanksgiving", "at christmas"), so "boxing" alone stays a sport.
 
@@ -24,7 +24,7 @@ from datetime import date
 from functools import lru_cache
 
 # the closed class of words that put a name of a day in the place of the request's day
-_TIME_PREP = r"(?:on|for|at|over|this|next|coming)"
+_TIME_PREP = r"(?:on|for|at|over|this|next|coming|from|until|till|through|since)"
 # a name of a day's own last word, which people often leave off ("Thanksgiving" for "Thanksgiving Day")
 _DAY_WORD = "day"
 # the nouns that close the name of a day ("Founders' Day", "Christmas Eve"): a closed class
@@ -110,30 +110,15 @@ def named_day(text: str, today: date, *, unknown: bool = True) -> tuple[date | N
     """(day, the words, question) for a name of a day said as the request's day; None when none is.
     With ``unknown``, a name nothing dates gives a question (the day grammar asks this last, so that a
     weekday or a date it reads is never taken for one)."""
-    from ibachat.agent.reading.parse import parse
-
-    low, where = _mapped(text)
+    low = _norm(text)
     if not re.search(rf"\b{_TIME_PREP}\b", low):
         return None
-    calendar = _calendar(countries(), today.year)
-    doc = None
     best: tuple[int, str, frozenset[date], str] | None = None
-    for name, days in calendar.items():
-        forms = [name]
-        if name.endswith(" " + _DAY_WORD) and " " in name:
-            forms.append(name[: -len(_DAY_WORD) - 1])
-        for i, form in enumerate(forms):
-            pattern = rf"\b{_TIME_PREP}\s+(?:the\s+)?({re.escape(form)})\b"
-            for m in re.finditer(pattern, low):
-                said = (where[m.start(1)], where[m.end(1) - 1] + 1)
-                if doc is None:
-                    doc = parse(text)
-                if not _stands_alone(doc, said, shortened=i > 0):
-                    continue
-                if best is None or len(form) > len(best[1]):
-                    best = (m.start(1), form, days, text[said[0] : said[1]])
+    for said, form, days in _said_names(text, today):
+        if best is None or len(form) > len(best[1]):
+            best = (said[0], form, days, text[said[0] : said[1]])
     if best is None:
-        return _unknown_name(text, doc) if unknown else None
+        return _unknown_name(text, None) if unknown else None
     _, form, days, words = best
     ahead = sorted(d for d in days if d >= today)
     if not ahead:
@@ -150,6 +135,36 @@ def named_day(text: str, today: date, *, unknown: bool = True) -> tuple[date | N
             f"Which day do you mean by {words!r}: {_fmt(same_year[0])} or {_fmt(same_year[1])}?",
         )
     return ahead[0], words, None
+
+
+def named_spans(text: str, today: date) -> list[tuple[int, int]]:
+    """Where the text says a name of a day as a day ("from Good Friday until Easter Sunday": both)."""
+    if not re.search(rf"\b{_TIME_PREP}\b", _norm(text)):
+        return []
+    return sorted({said for said, _, _ in _said_names(text, today)})
+
+
+def _said_names(text: str, today: date) -> list[tuple[tuple[int, int], str, frozenset[date]]]:
+    """(span in ``text``, the calendar's form of the name, its dates) for each name said as a day."""
+    from ibachat.agent.reading.parse import parse
+
+    low, where = _mapped(text)
+    calendar = _calendar(countries(), today.year)
+    doc = None
+    out = []
+    for name, days in calendar.items():
+        forms = [name]
+        if name.endswith(" " + _DAY_WORD) and " " in name:
+            forms.append(name[: -len(_DAY_WORD) - 1])
+        for i, form in enumerate(forms):
+            pattern = rf"\b{_TIME_PREP}\s+(?:the\s+)?({re.escape(form)})\b"
+            for m in re.finditer(pattern, low):
+                said = (where[m.start(1)], where[m.end(1) - 1] + 1)
+                if doc is None:
+                    doc = parse(text)
+                if _stands_alone(doc, said, shortened=i > 0):
+                    out.append((said, form, days))
+    return out
 
 
 def _stands_alone(doc: object, span: tuple[int, int], *, shortened: bool) -> bool:

@@ -168,7 +168,7 @@ _UNIT_DAYS = {"d": 1, "w": 7, "f": 14}  # days, weeks, fortnights
 # An offset counted from a day: "a week from Monday", "three days after tomorrow", "a fortnight on
 # Saturday", "Monday week", "tomorrow fortnight", "the Tuesday after next".
 _OFFSET_FROM = re.compile(
-    rf"\b{_N}\s+(days?|weeks?|fortnights?)\s+(?:from|on|after)\s+(today|tomorrow|{_WD})\b"
+    rf"\b{_N}\s+(days?|weeks?|fortnights?)\s+(?:(?:from|on|after)\s+)?(today|tomorrow|{_WD})\b"
     rf"|\b(today|tomorrow|{_WD})\s+(week|fortnight)\b(?!\s*end)"
     rf"|\b(?:the\s+)?{_WD}\s+after\s+next\b",
     re.I,
@@ -191,8 +191,51 @@ _VAGUE = re.compile(
 )
 
 
+# a capitalised word just before a weekday: a name of a day ("Easter Monday"), unless the word is one
+# that says which week or is a day or a month itself (a closed class)
+_NAME_THEN_WEEKDAY = re.compile(rf"\b([A-Z][a-z']+)\s+(?i:{_WD})\b")
+_NOT_A_NAME = frozenset(
+    "on this next coming every by until till from last before after and or but so see this that each "
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun "
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec today tomorrow tonight".split()
+)
+
+
+def _one_name(text: str, start: int, end: int) -> bool:
+    """Whether the parse reads the words from ``start`` to ``end`` as one name of an event, a day or a
+    place ("Black Friday", "Cyber Monday"), not a person and a weekday ("Tom Monday")."""
+    from ibachat.agent.reading.parse import parse
+
+    return any(
+        e.start_char <= start and end <= e.end_char and e.label_ in ("EVENT", "DATE", "FAC")
+        for e in parse(text).ents
+    )
+
+
 def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
-    """(day, the words, question) for the first day the text names."""
+    """(day, the words, question) for the first day the text names, by where it stands: the forms
+    below are tried in an order that settles overlaps ("Easter Sunday" before "Sunday"), so a day
+    they find is checked against the words before it, which may name another, earlier day ("in on
+    Christmas Eve and out on the 28th": Christmas Eve). A day right before the one found, with only a
+    comma or "the" between them, is the same day said twice ("Friday, 11 December")."""
+    found = _listed_day(text, now)
+    words = found[1]
+    at = text.find(words) if words else -1
+    while at > 0:
+        head = text[:at]
+        earlier = _listed_day(head, now)
+        if not earlier[1]:
+            break
+        where = head.rfind(earlier[1])
+        if where < 0 or re.fullmatch(r"[\s,]*(?:the\s*)?(?:of\s*)?", head[where + len(earlier[1]) :], re.I):
+            break
+        found, at = earlier, where
+    return found
+
+
+def _listed_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
+    """(day, the words, question) for a day the text names, the forms tried in a fixed order."""
     from ibachat.agent.reading.named_days import named_day
 
     today = now.date()
@@ -208,6 +251,15 @@ def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
     m = _OFFSET_FROM.search(text)
     if m and m.group(1) and RATE_BEFORE.search(text[: m.start()]):
         # "40 dollars a day from Friday": "a day" says what the price is per; the day is Friday
+        m = None
+    if (
+        m
+        and m.group(1)
+        and not re.search(r"(?i)\b(?:from|on|after)\s", m.group(0))
+        and (m.group(2).lower().startswith("d") or re.search(r"(?i)\bfor\s+$", text[: m.start()]))
+    ):
+        # "three weeks today" and "a week Friday" are offsets; "3 days Friday to Sunday" and "for two
+        # weeks today" say how long, from that day
         m = None
     if m:
         if m.group(8):  # "the Tuesday after next": the one after the coming one
@@ -304,6 +356,11 @@ def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
     named = named_day(text, today, unknown=False)  # "Easter Sunday" is no Sunday of this week
     if named is not None:
         return named
+    for m in _NAME_THEN_WEEKDAY.finditer(text):
+        if m.group(1).lower() in _NOT_A_NAME or not _one_name(text, m.start(), m.end()):
+            continue  # "on Monday", "Sam Friday" (a person, then a day): a weekday
+        # "Easter Monday", "Black Friday": a name that ends in a weekday, which nothing here dates
+        return None, m.group(0), f"Which day is {m.group(0)}?"
     m = _NEXT_WD.search(text)
     if m:
         wd = _weekday(m.group(1))
