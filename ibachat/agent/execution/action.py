@@ -291,7 +291,9 @@ def pin_certain_values(
         # a flag set by a thing it turns down ("skip the cutlery": a flag described "include cutlery")
         prop = props.get(n)
         flag = isinstance(prop, dict) and prop.get("type") == "boolean" and s.op == REFUSED
-        if isinstance(prop, dict) and (prop.get("enum") or flag) and n not in answers:
+        # a list of allowed values ("sport, opera and music": each one the list allows), as the words give it
+        listed = isinstance(prop, dict) and bool((prop.get("items") or {}).get("enum")) and bool(s.value)
+        if isinstance(prop, dict) and (prop.get("enum") or flag or listed) and n not in answers:
             pins.setdefault(n, (s.value, f'your request: "{s.quote}"', "request"))
     fixed = {**usual, **named, **answers}
     past = settled_by_past_calls(plan.clarifications, tool, fixed, events)

@@ -47,9 +47,11 @@ def _plain(text: str) -> str:
 
 
 def quoted_in(quote: str, task: str) -> bool:
-    """Whether the words of ``quote`` stand in the request, in order (case and punctuation aside)."""
-    q = _plain(quote)
-    return bool(q) and f" {q} " in f" {_plain(task)} "
+    """Whether the words of ``quote`` stand in the request, in order (case and punctuation aside); a
+    quote of words said apart ("opera; ballet; jazz") stands when each of its parts does."""
+    said = f" {_plain(task)} "
+    parts = [_plain(p) for p in quote.split("; ")]
+    return bool(parts) and all(q and f" {q} " in said for q in parts)
 
 
 def named_in(value: Any, task: str) -> bool:

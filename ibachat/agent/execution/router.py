@@ -82,6 +82,9 @@ MAX_VALUES = 3.0
 # "from <a place>" as well as "to <a place>", and a tool with a parameter for each end: a journey (with
 # PLACE_SLOT, as much as the thing named in the tool's name: "one seat from Mumbai to Delhi" is no table).
 JOURNEY = 0.15
+# a thing got "from <a name>" ("three samosas from Raj Mahal") and a tool that brings its thing from a
+# place that serves, with a parameter for it: the source is said as a journey's two ends are
+SOURCED = 0.15
 # "from the drugstore" and a tool whose description gets its thing "from a pharmacy": the place by meaning
 # (drugstore/pharmacy 0.68, coffee shop/cafe 0.68; a supermarket is 0.47-0.50 from a pharmacy, a
 # restaurant and a cafe alike, the doctor 0.51 from a pharmacy), and ahead of every other tool's source.
@@ -477,8 +480,9 @@ def _source_named(request: Request, tools: list[dict[str, Any]], embed: Embed) -
 
 def _sourced(request: Request) -> bool:
     """Every named place that serves is where the thing comes "from" ("pad thai from Thai Orchid")."""
-    froms = {phrase.lower() for prep, phrase in request.places if prep == "from"}
-    return bool(request.venues) and all(v.lower() in froms for v in request.venues)
+    froms = [phrase.lower() for prep, phrase in request.places if prep == "from"]
+    # the phrase may run on past the place ("from Luigi's, extra basil")
+    return bool(request.venues) and all(any(f.startswith(v.lower()) for f in froms) for v in request.venues)
 
 
 def _brings_from(tool: dict[str, Any]) -> bool:
@@ -611,6 +615,8 @@ def _evidence(
         # "order ... from Vesuvio's": a tool with a place that serves; a thing got "from" a place needs a
         # tool that brings one from somewhere ("Order a meal ... from a restaurant"), not a place to be
         bonus, named = bonus + VENUE_SLOT, True
+        if _sourced(request) and _brings_from(tool):
+            bonus += SOURCED
     if any(prep == "to" for prep, _ in request.places) and _takes_destination(tool):
         bonus, named = bonus + PLACE_SLOT, True  # "get me to Brussels": a tool that goes somewhere
         if _journey(request, tool):
@@ -714,8 +720,13 @@ def _takes_venue(tool: dict[str, Any]) -> bool:
     from ibachat.agent.alignment.request_values import is_venue
 
     props = (tool.get("parameters") or {}).get("properties") or {}
+    source = _SOURCE.search(str(tool.get("description", "")))
+    kind = _stem(source.group(1).split()[-1]) if source else ""  # "from a deli": a parameter "deli"
     return any(
-        isinstance(p, dict) and p.get("type") == "string" and not p.get("enum") and is_venue(n, p)
+        isinstance(p, dict)
+        and p.get("type") == "string"
+        and not p.get("enum")
+        and (is_venue(n, p) or (kind and kind in {_stem(w) for w in n.lower().split("_")}))
         for n, p in props.items()
     )
 
@@ -816,6 +827,9 @@ def _qualities_are_values(request: Request, tool: dict[str, Any]) -> bool:
     name, desc = _words(tool)
     head = _stem(request.head) if request.head else ""
     journey = _journey(request, tool)  # "Oslo to Bergen next Tuesday": the trip is the thing
+    # "two margherita pizzas from Luigi's": a thing got from a named place, by a tool that brings its
+    # thing from a place that serves; what the thing is, the tool's list of items holds
+    journey = journey or (_sourced(request) and _takes_venue(tool) and _brings_from(tool))
     if not journey and (
         not head or not (_same(head, name | desc) or head in words or _container(request, tool))
     ):

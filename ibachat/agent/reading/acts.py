@@ -1265,13 +1265,20 @@ def _want(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
         "also",
         "do",
         "could",
+        "should",
         "am",
         "'m",
+        "are",
+        "'re",
     ):
         j += 1
     if j >= len(tokens):
         return "statement", []
     verb = tokens[j]
+    if low[j] == "after" and set(low[i:j]) & {"am", "'m", "are", "'re"} and j + 1 < len(tokens):
+        # "I'm after a secondhand road bike": to be after a thing is to want it
+        found = _want_object(sent, tokens, j + 1, "want")
+        return ("request", found) if found else ("statement", [])
     if any(_negates(c) for c in verb.children) or (j > 0 and low[j - 1] in ("n't", "not")):
         return "negated", []
     lemma = verb.lemma_.lower()
@@ -1280,7 +1287,7 @@ def _want(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
         and verb.tag_ in ("VBP", "VB")
         and (
             lemma in ("need", "want", "fancy")
-            or (lemma in ("like", "love") and ("'d" in low[i:j] or "would" in low[i:j]))
+            or (lemma in ("like", "love") and bool({"'d", "would", "should"} & set(low[i:j])))
             or (lemma in ("have", "take") and ("'ll" in low[i:j] or "will" in low[i:j]))
             or (lemma == "use" and "could" in low[i:j])
         )
@@ -1409,7 +1416,27 @@ def _elliptical(tokens: list, i: int) -> str | None:
         return "fragment"  # "Lisbon to Porto on the 3rd": a journey and when, the trip itself is asked for
     if _spec_list(tokens, i):
         return "fragment"
+    if (
+        not verbs
+        and counted
+        and len(words) >= 3
+        and _from_a_name(tokens[i:])
+        and not any(_judged(t) for t in words)
+    ):
+        return "fragment"  # "three samosas and a mango lassi from Raj Mahal": things, counted, from a named place
     return None
+
+
+def _from_a_name(tokens: list) -> bool:
+    """ "from Raj Mahal": "from" and a name, capitalised, as the phrase's last words or before a comma."""
+    for k, t in enumerate(tokens[:-1]):
+        if (
+            t.lower_ == "from"
+            and tokens[k + 1].text[:1].isupper()
+            and tokens[k + 1].pos_ in ("PROPN", "NOUN")
+        ):
+            return True
+    return False
 
 
 def _a_day_word(tok) -> bool:

@@ -163,7 +163,8 @@ _TIME_PATTERNS = re.compile(
     rf"(?:\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?)?"
     rf"|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MON}(?:\s+\d{{4}})?"
     rf"|{_MON}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?"
-    r"|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b(?:\s+of\s+(?:the\s+)?(?:month|next month))?"
+    # a day of the month runs to the 31st ("Gran's 90th" is a birthday)
+    r"|(?:the\s+)?(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)\b(?:\s+of\s+(?:the\s+)?(?:month|next month))?"
     r"|\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{2,4})?"
     r"|\d{1,2}[:.]\d{2}\s*(?:am|pm|a\.m\.|p\.m\.|h)?"
     r"|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)"
@@ -1172,19 +1173,35 @@ def _reminder_of(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> Span
     m = re.search(r"(?i)\b(?:remind(?:er)?s?|ping|nudge|alert|prompt|text|message|call|tell)\b", text)
     if m is None:
         return None
+    said = next((t for t in doc if t.idx == m.start()), None)
     for t in doc:
         if t.idx < m.start() or t.lower_ != "to" or t.tag_ != "TO":
             continue
         if t.head.pos_ != "VERB" or t.head.i <= t.i:
             continue
+        if said is not None and not _infinitive_of(t.head, said):
+            continue  # "remind me about the do - so I've time to get a gift": the time's, not the reminder's
         return _clause_tail(text, t.idx + 3, mask, stop_at_comma=True, stop_at_time=True)
     m2 = re.search(r"(?i)\bto\s+(?=[a-z])", text[m.end() :])
-    if m2:
-        return _clause_tail(text, m.end() + m2.end(), mask, stop_at_comma=True, stop_at_time=True)
     m3 = re.search(r"(?i)\b(?:about|that)\s+", text[m.end() :])
+    if m2 and not (m3 and m3.start() < m2.start()):
+        return _clause_tail(text, m.end() + m2.end(), mask, stop_at_comma=True, stop_at_time=True)
     if m3:
-        return _clause_tail(text, m.end() + m3.end(), mask, stop_at_comma=True)
+        return _clause_tail(text, m.end() + m3.end(), mask, stop_at_comma=True, stop_at_time=True)
     return None
+
+
+def _infinitive_of(verb: Token, said: Token) -> bool:
+    """Whether an infinitive's verb hangs from the word that asks for a reminder ("remind me to call",
+    "a reminder to call") through verbs only; one that hangs from a noun or another clause's subject
+    ("time to get a gift") is not what to be reminded of. Without a path (a parse that split the
+    sentence) it is taken, as before."""
+    path = []
+    for a in verb.ancestors:
+        if a.i == said.i:
+            return all(x.pos_ in ("VERB", "AUX") and x.dep_ not in ("advcl",) for x in path)
+        path.append(a)
+    return not any(x.pos_ in ("NOUN", "PROPN", "PRON") for x in [verb.head] if x.i != verb.i)
 
 
 # ----------------------------------------------------------------------------------- things
@@ -1295,6 +1312,7 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
     """The coordinated objects of the request's first verb that has one, from the parse, or from the
     parse as a command when the first word reads better as a verb there ("Order a pad thai ...")."""
     from ibachat.agent.reading.parse import imperative_parse, parse
+    from ibachat.agent.reading.spellings import spelled_out
 
     best: tuple[int, list[Span], list[str]] | None = None
     for doc, shift in ((parse(text), 0), (imperative_parse(text), len("please "))):
@@ -1306,6 +1324,7 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
                 and t.pos_ in ("NOUN", "PROPN")
                 and (t.head.pos_ == "VERB" or command)
                 and t.head.lemma_.lower() not in _ADDRESS_VERBS
+                and spelled_out(t.text).lower() not in ("please", "thanks")  # "grocery run pls: ..."
             ):
                 at = t.head.idx - shift
                 if best is None or at < best[0]:

@@ -214,23 +214,22 @@ def _one_name(text: str, start: int, end: int) -> bool:
 
 
 def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
-    """(day, the words, question) for the first day the text names, by where it stands: the forms
-    below are tried in an order that settles overlaps ("Easter Sunday" before "Sunday"), so a day
-    they find is checked against the words before it, which may name another, earlier day ("in on
-    Christmas Eve and out on the 28th": Christmas Eve). A day right before the one found, with only a
-    comma or "the" between them, is the same day said twice ("Friday, 11 December")."""
+    """(day, the words, question) for the day the text names. The forms below are tried in an order that
+    settles overlaps ("Easter Sunday" before "Sunday") and puts a date before a relative word said
+    elsewhere ("snapped this morning ... for 5/1"); a day's name said after "on", "from", "until" before
+    the date found is the first day of the two ("in on Christmas Eve and out on the 28th": Christmas Eve;
+    "going for Christmas ... on the 23rd": the 23rd, Christmas says what for)."""
+    from ibachat.agent.reading.named_days import named_day, named_spans
+
     found = _listed_day(text, now)
-    words = found[1]
-    at = text.find(words) if words else -1
-    while at > 0:
-        head = text[:at]
-        earlier = _listed_day(head, now)
-        if not earlier[1]:
-            break
-        where = head.rfind(earlier[1])
-        if where < 0 or re.fullmatch(r"[\s,]*(?:the\s*)?(?:of\s*)?", head[where + len(earlier[1]) :], re.I):
-            break
-        found, at = earlier, where
+    at = text.find(found[1]) if found[1] else -1
+    if at <= 0:
+        return found
+    for a, b in named_spans(text[:at], now.date()):
+        if re.search(r"(?i)\b(?:on|from|since|until|till|through)\s+(?:the\s+)?$", text[:a]):
+            day = named_day(text[:b], now.date(), unknown=False)
+            if day is not None:
+                return day
     return found
 
 

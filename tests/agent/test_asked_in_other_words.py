@@ -1,0 +1,133 @@
+"""Requests said without the usual verbs (session 25): "I should like to ...", "I'm after ...", things
+counted and got "from" a named place with no verb at all; and what such requests say: a reminder's
+text is what follows "about" when the only "to" belongs to another clause ("so I've time to get a
+gift"), a texting "pls" is never a thing asked for, a short form of an allowed value in a list
+("tech") stays in it to the call, and a quote of words said apart stands when each part does.
+
+Tools are ones nobody on the team wrote (a florist, a deli, a garden centre, a podcast digest).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from ibachat.agent.alignment.request_values import stated_values
+from ibachat.agent.execution.reasons import quoted_in
+from ibachat.agent.execution.router import route
+from ibachat.agent.reading.acts import read_act
+
+NOW = datetime(2027, 3, 9, 9, 30, tzinfo=timezone.utc)
+
+
+def _tool(name: str, description: str, props: dict) -> dict:
+    return {"name": name, "description": description, "parameters": {"type": "object", "properties": props}}
+
+
+FLORIST = _tool(
+    "order_flowers",
+    "Order a bouquet from a florist for delivery.",
+    {"florist": {"type": "string"}, "stems": {"type": "array", "items": {"type": "string"}}},
+)
+DELI = _tool(
+    "order_deli",
+    "Order sandwiches and salads from a deli for collection.",
+    {"deli": {"type": "string"}, "items": {"type": "array", "items": {"type": "string"}}},
+)
+GARDEN = _tool(
+    "book_garden_visit",
+    "Book a gardener to visit and tidy the garden.",
+    {"date": {"type": "string", "format": "date"}, "jobs": {"type": "array", "items": {"type": "string"}}},
+)
+TOOLS = [FLORIST, DELI, GARDEN]
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    from memory.embedders.registry import load_embedder
+
+    return load_embedder("minilm").embed_batch
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I should like to book a gardener for Thursday to tidy the borders",
+        "I'm after a gardener on Thursday for the hedges",
+    ],
+)
+def test_a_want_in_other_words_is_a_request(text: str) -> None:
+    assert read_act(text).kind == "request"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "they're after me to finish the report",
+        "I'm after some advice on hedges",
+        "we had two rolls from Dell's",
+    ],
+)
+def test_what_is_no_request_stays_none(text: str) -> None:
+    assert read_act(text).kind != "request"
+
+
+def test_things_counted_from_a_named_place_are_an_order(minilm) -> None:
+    r = route("two pastrami ryes and a slaw from Katz Corner", TOOLS, minilm)
+    assert r.kind == "tool" and r.tool["name"] == "order_deli", (r.kind, r.why)
+
+
+REMINDER = {
+    "type": "object",
+    "properties": {"text": {"type": "string"}, "when": {"type": "string", "format": "date-time"}},
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "remind me about Gran's 90th on the 12th at 6pm - a day early so I've time to get flowers",
+            "Gran's 90th",
+        ),
+        ("remind me to ring the vet on Friday so she has time to order the tablets", "ring the vet"),
+    ],
+)
+def test_a_reminder_is_of_what_follows_about_or_its_own_to(text: str, said: str) -> None:
+    got = stated_values(REMINDER, text, NOW)
+    assert got["text"].value == said
+
+
+def test_a_texting_please_is_no_thing_asked_for() -> None:
+    schema = {"type": "object", "properties": {"items": {"type": "array", "items": {"type": "string"}}}}
+    got = stated_values(schema, "deli run pls: pastrami, pickles, rye bread", NOW)
+    assert got["items"].value == ["pastrami", "pickles", "rye bread"]
+
+
+def test_a_short_form_in_a_list_of_allowed_values_reaches_the_call(tmp_path) -> None:
+    from ibachat.agent.planner import Planner
+    from memory.memory import Memory
+
+    digest = _tool(
+        "subscribe_podcasts",
+        "Subscribe to a weekly podcast digest on chosen subjects.",
+        {
+            "subjects": {
+                "type": "array",
+                "items": {"type": "string", "enum": ["history", "technology", "comedy", "economics"]},
+            }
+        },
+    )
+    memory = Memory.open(tmp_path / "m", embedder="minilm", fsync=False)
+    out = Planner(memory, None).act(
+        "subscribe me to a podcast digest on comedy, tech and history", now=NOW, tools=[digest]
+    )
+    assert out.tool_call is not None
+    assert sorted(out.tool_call.arguments.get("subjects") or []) == ["comedy", "history", "technology"]
+
+
+def test_a_quote_of_words_said_apart_stands_when_each_part_does() -> None:
+    task = "a digest on comedy, tech and history"
+    assert quoted_in("comedy; tech; history", task)
+    assert not quoted_in("comedy; science", task)
