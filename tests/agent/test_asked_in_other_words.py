@@ -131,3 +131,29 @@ def test_a_quote_of_words_said_apart_stands_when_each_part_does() -> None:
     task = "a digest on comedy, tech and history"
     assert quoted_in("comedy; tech; history", task)
     assert not quoted_in("comedy; science", task)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Could the osteopath see me on Thursday afternoon?",
+        "can the farrier look at my mare's hooves tomorrow?",
+    ],
+)
+def test_someone_who_serves_asked_to_see_to_the_user_at_a_time_is_a_request(text: str) -> None:
+    act = read_act(text)
+    assert act.kind == "request"
+    # what is asked for is the one who serves, never what they see to ("my car" is no car to hire)
+    assert act.requests[0].head in ("osteopath", "farrier")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can the osteopath see children on Saturdays?",  # what is done, asked: nothing of the user's
+        "could my sister see you on Friday?",  # "you": the assistant is no one who serves here
+        "can the kids stay up late tonight?",
+    ],
+)
+def test_questions_about_what_others_do_stay_questions(text: str) -> None:
+    assert read_act(text).kind != "request"

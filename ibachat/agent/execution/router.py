@@ -1057,16 +1057,7 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
     light = request.verb in (None, "be") or _verb_class(request.verb) == "light"  # "I need to be in Bath"
     own_act = bool(request.verb) and request.verb in tool_acts(tool)  # "subscribe me to a digest"
     # "get me a flight to Dublin": the thing asked for is the tool's own name word, so the means is said
-    said = [n for n in (request.head, *request.nouns) if n]
-
-    def named_by(t: dict[str, Any]) -> bool:
-        return any(_same(_stem(n), set(_name_things(t))) for n in said)
-
-    names_it = named_by(tool)
-    if names_it:
-        # "book movers from Kings Parade to Hill Rise": the thing asked for is this tool's own name word;
-        # a ride or a train near it in meaning is not asked for unless it is named too
-        close = [t for t in close if named_by(t)]
+    names_it = any(_same(_stem(n), set(_name_things(tool))) for n in (request.head, *request.nouns) if n)
     if (
         light
         and not own_act

@@ -583,6 +583,14 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
             j += 1
         found = _command(sent, tokens, j, "modal")
         return ("request", found) if found else ("question", [])
+    # "could the GP see me tomorrow?", "can the vet fit Mochi in today?": someone who serves, asked to see
+    # to the user or theirs at a time, is a booking with them asked for
+    if first in ("can", "could") and question and _served_when(sent, tokens, i):
+        # the one who serves is the thing asked for ("the physio"), never what they see to ("my car")
+        end = next(k for k, t in enumerate(tokens) if k > i and t.dep_ in ("nsubj", "nsubjpass")) + 1
+        found = _want_object(sent, tokens[:end], i + 1, "want")
+        if found:
+            return "request", found
     # "I need / want / would like you to VERB"
     if first in _SELF and _you_to(low, i):
         j = low.index("to", i) + 1
@@ -1248,6 +1256,33 @@ _SOMEDAY = re.compile(
     r"(?i)\b(?:some ?day|one of these days|eventually|at some point|in the future|before i die|in my lifetime"
     r"|one day(?=\s*(?:[.!?]|$|,?\s+(?:but|though|when|if)\b)))\b(?!\s+(?:next|this|in|on|at|after|before|soon|later)\b)"
 )
+
+
+def _served_when(sent, tokens: list, i: int) -> bool:
+    """ "could the GP see me tomorrow morning?": a modal question whose subject is someone named by role
+    ("the GP") or name, whose verb's object is the speaker or theirs ("me", "her", "my knee", a name),
+    and that says when. "can the vet see cats on Sundays?" asks what is done: no object of the user's."""
+    subj = next((t for t in tokens[i + 1 :] if t.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is None or subj.lower_ in _YOU or subj.lower_ in _SELF or subj.pos_ not in ("NOUN", "PROPN"):
+        return False
+    if not any(c.lower_ in ("the", "my", "our") for c in subj.children) and subj.pos_ != "PROPN":
+        return False
+    verb = subj.head
+    objs = [c for c in verb.children if c.dep_ in ("dobj", "obj")]
+    objs += [  # "look at my knee"; not a time ("on Friday")
+        g
+        for c in verb.children
+        if c.dep_ == "prep"
+        for g in c.children
+        if g.dep_ == "pobj" and g.ent_type_ not in ("DATE", "TIME")
+    ]
+    mine = any(
+        o.lower_ in ("me", "us", "him", "her", "them")
+        or (o.pos_ == "PROPN" and o.ent_type_ not in ("DATE", "TIME"))
+        or any(c.lower_ in ("my", "our", "his", "her", "their") for c in o.subtree)
+        for o in objs
+    )
+    return mine and _says_when(sent.text)
 
 
 def _want(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
