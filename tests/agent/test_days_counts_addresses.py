@@ -204,3 +204,24 @@ def test_a_move_and_a_cab_go_to_their_own_tools(minilm) -> None:
     assert r.kind == "tool" and r.tool["name"] == "hire_removal_men", (r.kind, r.why)
     r = route("a cab from the station to the hotel please", GOERS, minilm)
     assert r.kind == "tool" and r.tool["name"] == "book_cab", (r.kind, r.why)
+
+
+CLEANSE = _schema(
+    {
+        "days": {"type": "integer", "minimum": 1, "maximum": 30},
+        "kcal_per_day": {"type": "integer", "minimum": 800, "maximum": 4000},
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "days", "kcal"),
+    [
+        # "at 1,500" is a number with a thousands comma, never 1 o'clock; "a day" is what the kcal are per
+        ("a 5-day juice cleanse at 1,500 kcal a day", 5, 1500),
+        ("set me up a twelve-day cleanse, 1,200 kcal a day", 12, 1200),
+    ],
+)
+def test_a_length_said_before_its_thing_and_a_number_with_a_comma(text: str, days: int, kcal: int) -> None:
+    got = _said(CLEANSE, text)
+    assert got.get("days") == days and got.get("kcal_per_day") == kcal

@@ -670,8 +670,8 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
             return 0, None  # "45 minute sessions" is no buffer
         if not words and m.nouns and not (m.nouns & {_stem(w) for w in _DURATION}) and len(time_params) > 1:
             return 0, None  # "for 45 minutes": the duration, not the reminder
-        if words and not m.nouns:
-            return 0, None
+        if words and not m.nouns and not re.match(r"(?i)[\w.]+-[a-z]+\b", a.span.text):
+            return 0, None  # "45 minute sessions" for a bare "minutes"; "a 10-day plan" is the plan's length
         return 2, value
     if m.unit == "money":
         # a bare number is money with a bound ("under 90 a night") or as a range ("100-150 a night")

@@ -170,7 +170,7 @@ _TIME_PATTERNS = re.compile(
     r"|\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.|o'?clock)"
     r"|for\s+\d{1,2}[:.]\d{2}"  # "for 7:30"; a bare "for 4" is how many ("a table for 4, quiet please")
     r"|(?:(?<=ready )|(?<=done )|(?<=back )|(?<=there )|(?<=home ))for\s+\d{1,2}"  # "ready for 10": by then
-    r"|(?:at|by|from|till|until|til|to|before|after|around|about|-)\s+\d{1,2}(?:[:.]\d{2})?(?!\s*(?:%|percent|people|"
+    r"|(?:at|by|from|till|until|til|to|before|after|around|about|-)\s+\d{1,2}(?:[:.]\d{2})?(?![,.]\d{3}\b)(?!\s*(?:%|percent|people|"
     r"guests|persons|of us|nights?|days?|weeks?|hours?|minutes?|mins?|tickets?|seats?|items?|bags?|pounds|quid|dollars|"
     r"euros|calories|meals?|visits?|x\b|-|\w))"
     r"|(?:half|quarter)\s+(?:past|to)\s+\w+|half\s+(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
@@ -470,8 +470,15 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
                 words = [
                     before.lemma_.lower()
                 ]  # "a reminder 30 mins before": how long before, for the reminder
-        if unit == "count" and j < len(tokens) and tokens[j].text[:1].isupper() and tokens[j].pos_ == "PROPN":
-            i = max(j, i + 1)  # "4 Rose Row", "221B Baker Street": a number in a name, no count
+        if (
+            unit == "count"
+            and j < len(tokens)
+            and text[tokens[j].idx : tokens[j].idx + 1].isupper()
+            and tokens[j].pos_ == "PROPN"
+        ):
+            # "4 Rose Row", "221B Baker Street": a number in a name, no count; the user's own capital, not
+            # one the all-lower-case reading gave a word no dictionary here has ("1,500 calories")
+            i = max(j, i + 1)
             continue
         if _told_past(t, outside=(i, k)):
             i = max(j, i + 1)  # "we sat in row 7 last time", "I paid 90 then": told of, not asked for

@@ -460,7 +460,8 @@ _HOUR_ENDS = re.compile(
     r"\s*(?:$|[,.;!?]|(?:am|pm|a\.m\.|p\.m\.|tomorrow|tonight|today|this|on|in|at|please)\b)", re.I
 )
 _OCLOCK = re.compile(
-    rf"\b(?:at\s+)?{_CW}\s+o'?\s?clock\b|\bat\s+{_CW}\b(?!\s*(?:people|of|guests|kids|tickets|nights|days|am|pm|[ap]\.m))",
+    rf"\b(?:at\s+)?{_CW}\s+o'?\s?clock\b|\bat\s+{_CW}\b(?![,.]\d{{3}}\b)"  # "at 2,200 calories": a number
+    r"(?!\s*(?:people|of|guests|kids|tickets|nights|days|am|pm|[ap]\.m))",
     re.I,
 )
 
