@@ -157,3 +157,33 @@ def test_someone_who_serves_asked_to_see_to_the_user_at_a_time_is_a_request(text
 )
 def test_questions_about_what_others_do_stay_questions(text: str) -> None:
     assert read_act(text).kind != "request"
+
+
+ITEMS = {
+    "type": "object",
+    "properties": {"deli": {"type": "string"}, "items": {"type": "array", "items": {"type": "string"}}},
+    "required": ["items"],
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        # no verb before them: the first noun phrase and its conjuncts, whole; "make it ..." says how
+        ("egg mayo baguette and crisps from Katz Corner, make it quick", ["egg mayo baguette", "crisps"]),
+        (
+            "pastrami sandwiches and coleslaw from Katz Corner, make it extra mustard",
+            ["pastrami sandwiches", "coleslaw"],
+        ),
+        # a first word that is a verb, parsed as part of a compound noun
+        ("order pastrami sandwiches and coleslaw from Katz Corner", ["pastrami sandwiches", "coleslaw"]),
+        # the thing asked for spelled out after a dash: the list, not "my usual order"
+        (
+            "can you get my usual order in - bagels, lox, capers - from Katz Corner",
+            ["bagels", "lox", "capers"],
+        ),
+    ],
+)
+def test_the_things_of_a_request_said_without_the_usual_verb(text: str, items: list[str]) -> None:
+    got = stated_values(ITEMS, text, NOW)
+    assert got["items"].value == items

@@ -1318,6 +1318,7 @@ def _nominal_conj(t: Token) -> bool:
 def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
     """The coordinated objects of the request's first verb that has one, from the parse, or from the
     parse as a command when the first word reads better as a verb there ("Order a pad thai ...")."""
+    from ibachat.agent.reading.acts import known_verb  # acts reads frames: imported when used
     from ibachat.agent.reading.parse import imperative_parse, parse
     from ibachat.agent.reading.spellings import spelled_out
 
@@ -1325,13 +1326,22 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
     for doc, shift in ((parse(text), 0), (imperative_parse(text), len("please "))):
         tokens = list(doc)
         for t in doc:
-            command = shift and t.head.i == 1  # after "please ": the command's verb, however tagged
+            # after "please ": the command's verb, however tagged, if English has it as a verb at all
+            # ("paneer tikka and naan from ...": no verb "paneer")
+            command = shift and t.head.i == 1 and known_verb(t.head.lower_)
+            if shift and t.head.i == 1 and not command and t.head.pos_ == "VERB":
+                continue
             if (
                 t.dep_ in ("dobj", "obj")
                 and t.pos_ in ("NOUN", "PROPN")
                 and (t.head.pos_ == "VERB" or command)
                 and t.head.lemma_.lower() not in _ADDRESS_VERBS
                 and spelled_out(t.text).lower() not in ("please", "thanks")  # "grocery run pls: ..."
+                # "make it extra mustard": what "it" is to be made, no thing asked for
+                and not any(
+                    x.pos_ == "PRON" and x.lower_ in ("it", "them", "that", "this")
+                    for x in doc[t.head.i + 1 : t.i]
+                )
             ):
                 at = t.head.idx - shift
                 if best is None or at < best[0]:
@@ -1342,7 +1352,54 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
                         [h.lemma_.lower() for h in heads],
                     )
                 break
+    if best is None:
+        best = _nouned_command(parse(text), text) or _leading_things(parse(text), text)
     return (best[1], best[2], best[0]) if best else ([], [], -1)
+
+
+def _leading_things(doc: Doc, text: str) -> tuple[int, list[Span], list[str]] | None:
+    """ "paneer tikka and naan from Spice Route, make it extra hot": with no verb before it, the first
+    noun phrase and its conjuncts are the things asked for (the later "make it" commands how)."""
+    chunk = next(iter(doc.noun_chunks), None)
+    if chunk is None or chunk.root.pos_ not in ("NOUN", "PROPN") or chunk.root.lower_ in DETERMINERS:
+        return None
+    if any(t.pos_ in ("VERB", "AUX", "PRON") for t in doc[: chunk.start]) or chunk.start > 2:
+        return None
+    if chunk.root.dep_ not in ("ROOT", "nsubj", "dobj", "conj", "appos"):
+        return None
+    if re.match(r"(?i)\s*(?:pls|plz|please)?\s*[:—–-]", text[chunk.end_char :]):
+        return None  # "pharmacy run: plasters, ...": a title over the list that follows
+    tokens = list(doc)
+    heads = sorted(_conjuncts(chunk.root), key=lambda x: x.i)
+    return chunk.start_char, [_np_span(tokens, h, text) for h in heads], [h.lemma_.lower() for h in heads]
+
+
+def _nouned_command(doc: Doc, text: str) -> tuple[int, list[Span], list[str]] | None:
+    """ "order paneer tikka and naan from Spice Route": a first word English has as a verb that the parse
+    took for the first word of a compound noun; the things it commands are that noun and its
+    conjuncts, from the word after it."""
+    from ibachat.agent.reading.acts import known_verb
+
+    tokens = list(doc)
+    if (
+        len(tokens) < 2
+        or tokens[0].pos_ != "NOUN"
+        or tokens[0].dep_ != "compound"
+        or not known_verb(tokens[0].lower_)
+    ):
+        return None
+    head = tokens[0].head
+    while head.dep_ == "compound" and head.head.i != head.i:
+        head = head.head
+    if head.pos_ not in ("NOUN", "PROPN"):
+        return None
+    heads = sorted(_conjuncts(head), key=lambda x: x.i)
+    spans = [_np_span(tokens, h, text) for h in heads]
+    first = spans[0]
+    if first.start <= tokens[0].idx:  # the verb is no part of the thing ("order paneer tikka": paneer tikka)
+        a = tokens[1].idx
+        spans[0] = Span(text[a : first.end], a, first.end)
+    return tokens[0].idx, spans, [h.lemma_.lower() for h in heads]
 
 
 def _lists(text: str, doc: Doc, mask: tuple[tuple[int, int], ...]) -> list[tuple[Span, ...]]:
@@ -1625,6 +1682,10 @@ def _company(doc: Doc, text: str) -> list[Span]:
     return out
 
 
+# between a thing asked for and a list that spells it out: a particle and a dash or a colon
+_SPELLED_OUT = re.compile(r"(?i)\s*(?:in|up|out|sorted|done|for me)?\s*[—–:-]\s*")
+
+
 @lru_cache(maxsize=2048)
 def read_frame(text: str) -> Frame:
     """The request's stated spans (see the module's docstring); cached per text."""
@@ -1643,6 +1704,15 @@ def read_frame(text: str) -> Frame:
     asked = verb_at >= 0 and (verb_at <= first_verb or first_verb < 0)  # the request's own verb's objects
     if asked and any(0 <= text.rfind(":", 0, group[0].start) and group[-1].end < verb_at for group in lists):
         asked = False  # "groceries: eggs, bananas. make the milk oat": the list said first is what is asked
+    if (
+        asked
+        and len(objects) == 1
+        and any(
+            len(group) >= 2 and _SPELLED_OUT.fullmatch(text[objects[0].end : group[0].start])
+            for group in lists
+        )
+    ):
+        asked = False  # "get my weekly shop in — rice, lentils, onions": the list says what the shop is
     things = (
         ([tuple(objects)] if objects and asked else [])
         + lists
