@@ -187,3 +187,31 @@ ITEMS = {
 def test_the_things_of_a_request_said_without_the_usual_verb(text: str, items: list[str]) -> None:
     got = stated_values(ITEMS, text, NOW)
     assert got["items"].value == items
+
+
+DIGEST = {
+    "type": "object",
+    "properties": {
+        "subjects": {
+            "type": "array",
+            "items": {"type": "string", "enum": ["history", "comedy", "economics", "film"]},
+        },
+        "skip_subjects": {
+            "type": "array",
+            "items": {"type": "string", "enum": ["history", "comedy", "economics", "film"]},
+        },
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a digest on history and comedy, none of the economics stuff",
+        "podcasts: history + comedy please, skip anything economics",
+    ],
+)
+def test_a_value_turned_down_in_its_clause_leaves_the_list_it_would_join(text: str) -> None:
+    got = stated_values(DIGEST, text, NOW)
+    assert got["subjects"].value == ["history", "comedy"]
+    assert got["skip_subjects"].value == ["economics"]

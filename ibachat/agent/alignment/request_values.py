@@ -991,6 +991,11 @@ def _lists(
                 break
 
 
+def excludes(name: str) -> bool:
+    """A parameter named for what to leave out ("exclude_topics", "avoid", "leave_out")."""
+    return bool(_EXCLUDE.search(name))
+
+
 def _sets_a_detail(piece: str, props: dict[str, Any], own: str) -> bool:
     """A listed piece that says another parameter's value, its head naming that parameter and a word
     of it one of the parameter's allowed values ("large portions", "budget brands"); not a thing asked
@@ -1213,7 +1218,11 @@ def _enum_lists(props: dict[str, Any], frame: Frame, task: str, out: dict[str, S
             at = re.search(rf"\b{re.escape(word)}\b", said)
             if at is None:
                 continue
-            side = "out" if _stem(word) in refused or _stem(label) in refused else "in"
+            clause = re.split(r"[,;.:!?]|\b(?:and|but|plus|though)\b", said[: at.start()])[-1]
+            turned_down = bool(
+                _TURNED_DOWN.search(clause)
+            )  # "none of the sport stuff", "skip anything local"
+            side = "out" if _stem(word) in refused or _stem(label) in refused or turned_down else "in"
             kept[side].append((at.start(), v, task[at.start() : at.end()]))
     for n, values in lists.items():
         side = "out" if _EXCLUDE.search(n) else "in"
@@ -1223,6 +1232,11 @@ def _enum_lists(props: dict[str, Any], frame: Frame, task: str, out: dict[str, S
             out[n] = Stated([v for _, v, _ in mine], "; ".join(w for _, _, w in mine))
 
 
+# the words that turn down what follows them in their clause (a closed class)
+_TURNED_DOWN = re.compile(
+    r"(?i)\b(?:no|not|none\s+of|nothing|never|skip|skipping|without|except|minus|avoid|leave\s+out|drop|ditch|"
+    r"hold\s+the|pass\s+on)\b"
+)
 _FINE = frozenset({"fine", "ok", "okay", "good", "great", "alright", "perfect", "best", "ideal", "better"})
 # The parameter for what is wrong or why (a closed class of schema words).
 _CAUSE = re.compile(r"problem|issue|fault|symptom|reason|complaint|concern|^why$", re.I)

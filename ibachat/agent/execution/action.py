@@ -293,6 +293,9 @@ def pin_certain_values(
         flag = isinstance(prop, dict) and prop.get("type") == "boolean" and s.op == REFUSED
         # a list of allowed values ("sport, opera and music": each one the list allows), as the words give it
         listed = isinstance(prop, dict) and bool((prop.get("items") or {}).get("enum")) and bool(s.value)
+        if listed:
+            s = _kept_in(n, s, props, stated, plan)  # what the request turns down stays out of it
+            listed = bool(s.value)
         if isinstance(prop, dict) and (prop.get("enum") or flag or listed) and n not in answers:
             pins.setdefault(n, (s.value, f'your request: "{s.quote}"', "request"))
     fixed = {**usual, **named, **answers}
@@ -468,3 +471,33 @@ def settle_tools(
     if score[order[0]] - score[order[1]] < TOOL_PREFERENCE_MIN:
         return None, ""
     return route.options[order[0]], why[order[0]] or "from your history"
+
+
+def _kept_in(
+    name: str, stated: Any, props: dict[str, Any], all_stated: dict[str, Any], plan: AlignmentPlan
+) -> Any:
+    """A list of allowed values as the request names them, less those the request turns down: the plan's
+    avoided values for it and the values of a list for what to leave out ("world + business news, skip
+    anything local": local is left out, not asked for)."""
+    from dataclasses import replace
+
+    from ibachat.agent.alignment.request_values import excludes
+
+    out: set[Any] = set(plan.params[name].avoid) if name in plan.params else set()
+    for other in props:
+        if other == name or not excludes(other):
+            continue
+        said, planned = all_stated.get(other), plan.params.get(other)
+        for value in (said.value if said else None, planned.chosen if planned else None):
+            if isinstance(value, list):
+                out |= set(value)
+    pairs = (
+        list(zip(stated.value, stated.quote.split("; ")))
+        if len(stated.quote.split("; ")) == len(stated.value)
+        else None
+    )
+    kept = [v for v in stated.value if v not in out]
+    if kept == list(stated.value):
+        return stated
+    quote = "; ".join(q for v, q in pairs if v not in out) if pairs else stated.quote
+    return replace(stated, value=kept, quote=quote)

@@ -82,8 +82,8 @@ MAX_VALUES = 3.0
 # "from <a place>" as well as "to <a place>", and a tool with a parameter for each end: a journey (with
 # PLACE_SLOT, as much as the thing named in the tool's name: "one seat from Mumbai to Delhi" is no table).
 JOURNEY = 0.15
-# a thing got "from <a name>" ("three samosas from Raj Mahal") and a tool that brings its thing from a
-# place that serves, with a parameter for it: the source is said as a journey's two ends are
+# a thing got "from <a name>" with no verb ("three samosas from Raj Mahal") and a tool that brings its
+# thing from a place that serves, with a parameter for it: the source is said as a journey's two ends are
 SOURCED = 0.15
 # "from the drugstore" and a tool whose description gets its thing "from a pharmacy": the place by meaning
 # (drugstore/pharmacy 0.68, coffee shop/cafe 0.68; a supermarket is 0.47-0.50 from a pharmacy, a
@@ -615,8 +615,8 @@ def _evidence(
         # "order ... from Vesuvio's": a tool with a place that serves; a thing got "from" a place needs a
         # tool that brings one from somewhere ("Order a meal ... from a restaurant"), not a place to be
         bonus, named = bonus + VENUE_SLOT, True
-        if _sourced(request) and _brings_from(tool):
-            bonus += SOURCED
+        if request.form == "fragment" and _sourced(request) and _brings_from(tool):
+            bonus += SOURCED  # only with no verb: "do the weekly shop from Tesco" has its act to weigh
     if any(prep == "to" for prep, _ in request.places) and _takes_destination(tool):
         bonus, named = bonus + PLACE_SLOT, True  # "get me to Brussels": a tool that goes somewhere
         if _journey(request, tool):
