@@ -215,3 +215,26 @@ def test_a_value_turned_down_in_its_clause_leaves_the_list_it_would_join(text: s
     got = stated_values(DIGEST, text, NOW)
     assert got["subjects"].value == ["history", "comedy"]
     assert got["skip_subjects"].value == ["economics"]
+
+
+VAN = {
+    "type": "object",
+    "properties": {
+        "depot": {"type": "string"},
+        "bike_rack": {"type": "boolean", "default": False},
+        "awning": {"type": "boolean", "default": False},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("campervan from the Bristol depot, no need for a bike rack", "no need for a bike rack"),
+        ("campervan from the Bristol depot - bike rack not needed", "bike rack not needed"),
+    ],
+)
+def test_what_is_not_needed_is_turned_down_in_the_request_s_own_words(text: str, quote: str) -> None:
+    got = stated_values(VAN, text, NOW)
+    assert got["bike_rack"].value is False and got["bike_rack"].quote == quote
+    assert quoted_in(got["bike_rack"].quote, text)

@@ -1413,7 +1413,14 @@ def _refusal_quote(frame: Frame, things: list[str]) -> str:
         r"(?i)\b(?:no|not|without|skip|skipping|omit|exclude|forgo|forget|leave out|leave)\b[^,.;:!?]*$",
         before,
     )
-    return text[first - len(before) + lead.start() : last] if lead else text[first:last]
+    if lead:
+        return text[first - len(before) + lead.start() : last]
+    # "breakfast not needed", "parking isn't required": the turning-down said after the thing
+    trail = re.match(
+        r"(?i)\s+(?:is\s+|are\s+)?(?:not|n't|isn't|aren't)\s+(?:needed|required|necessary|wanted)\b",
+        text[last:],
+    )
+    return text[first : last + trail.end()] if trail else text[first:last]
 
 
 def _flag_quote(text: str, lemmas: list[str]) -> str:

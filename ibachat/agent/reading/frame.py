@@ -1507,6 +1507,23 @@ def _negated(doc: Doc) -> frozenset[str]:
                     out.add(nxt.lemma_.lower())
                     out |= _refused_with(nxt)
             out.add(head.lemma_.lower())
+            if head.lemma_.lower() in _NEEDS:
+                # "no need for breakfast", "breakfast not needed", "parking isn't required": what is needed
+                # is what is turned down
+                for c in head.children:
+                    things = [c] if c.dep_ in ("nsubj", "nsubjpass") else []
+                    if c.dep_ == "prep" and c.lower_ in ("for", "of"):
+                        things = [g for g in c.children if g.dep_ == "pobj"]
+                    for g in things:
+                        if g.pos_ in ("NOUN", "PROPN") and not g.like_num:
+                            out.add(g.lemma_.lower())
+                            out |= {x.lemma_.lower() for x in g.children if x.dep_ in ("compound", "amod")}
+                k = t.i - 1 if t.lower_ in ("not", "n't") else -1
+                while k >= 0 and doc[k].pos_ == "AUX":
+                    k -= 1  # "parking isn't needed"
+                while k >= 0 and doc[k].pos_ in ("NOUN", "PROPN") and t.i > head.i - 3:
+                    out.add(doc[k].lemma_.lower())  # "- bike rack not needed": the words right before it
+                    k -= 1
             for c in head.children:
                 if t.lower_ in ("without", "minus") and c.i < t.i:
                     continue  # "a large pepperoni minus the olives": what comes before is kept
@@ -1514,6 +1531,10 @@ def _negated(doc: Doc) -> frozenset[str]:
                     out.add(c.lemma_.lower())
                     out |= {g.lemma_.lower() for g in c.children if g.dep_ in ("compound", "amod")}
     return frozenset(out - _NEGATORS)
+
+
+# the words of needing (a closed class): what a negated need governs is turned down
+_NEEDS = frozenset({"need", "require", "necessary", "needed", "required"})
 
 
 def _refused_with(thing: Token) -> set[str]:
