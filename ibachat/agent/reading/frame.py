@@ -1358,8 +1358,10 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
 
 
 def _leading_things(doc: Doc, text: str) -> tuple[int, list[Span], list[str]] | None:
-    """ "paneer tikka and naan from Spice Route, make it extra hot": with no verb before it, the first
-    noun phrase and its conjuncts are the things asked for (the later "make it" commands how)."""
+    """ "paneer tikka and naan from Spice Route, make it extra hot": with no verb before it, a first noun
+    phrase that is coordinated or got "from" a named place is the things asked for, each whole. Not a
+    statement's subject ("grandad's arthritis makes ..."), not a title before a dash or a colon, not an
+    amount of something ("a small portion of mac and cheese")."""
     chunk = next(iter(doc.noun_chunks), None)
     if chunk is None or chunk.root.pos_ not in ("NOUN", "PROPN") or chunk.root.lower_ in DETERMINERS:
         return None
@@ -1367,11 +1369,22 @@ def _leading_things(doc: Doc, text: str) -> tuple[int, list[Span], list[str]] | 
         return None
     if chunk.root.dep_ not in ("ROOT", "nsubj", "dobj", "conj", "appos"):
         return None
-    if re.match(r"(?i)\s*(?:pls|plz|please)?\s*[:—–-]", text[chunk.end_char :]):
+    if re.match(r"(?i)\s*(?:pls|plz|please)?\s*[:—–-]", text[chunk.end_char :]) or re.search(
+        r"[:—–-]\s", chunk.text
+    ):
         return None  # "pharmacy run: plasters, ...": a title over the list that follows
+    after = doc[chunk.end] if chunk.end < len(doc) else None
+    if chunk.root.dep_ == "nsubj" and after is not None and after.pos_ in ("VERB", "AUX"):
+        return None  # "grandad's arthritis makes the caps impossible": a statement's subject
+    heads = [h for h in sorted(_conjuncts(chunk.root), key=lambda x: x.i) if h.pos_ in ("NOUN", "PROPN")]
+    sourced = bool(re.match(r"\s*from\s+[A-Z]", text[doc[heads[-1].i].idx + len(heads[-1].text) :]))
+    if len(heads) < 2 and not sourced:
+        return None
     tokens = list(doc)
-    heads = sorted(_conjuncts(chunk.root), key=lambda x: x.i)
-    return chunk.start_char, [_np_span(tokens, h, text) for h in heads], [h.lemma_.lower() for h in heads]
+    spans = [_np_span(tokens, h, text) for h in heads]
+    if any(re.search(r"\bof\b", s.text) for s in spans):
+        return None  # "a small portion of mac and cheese": how much of what, which the parse splits
+    return chunk.start_char, spans, [h.lemma_.lower() for h in heads]
 
 
 def _nouned_command(doc: Doc, text: str) -> tuple[int, list[Span], list[str]] | None:
@@ -1393,7 +1406,7 @@ def _nouned_command(doc: Doc, text: str) -> tuple[int, list[Span], list[str]] | 
         head = head.head
     if head.pos_ not in ("NOUN", "PROPN"):
         return None
-    heads = sorted(_conjuncts(head), key=lambda x: x.i)
+    heads = [h for h in sorted(_conjuncts(head), key=lambda x: x.i) if h.pos_ in ("NOUN", "PROPN")]
     spans = [_np_span(tokens, h, text) for h in heads]
     first = spans[0]
     if first.start <= tokens[0].idx:  # the verb is no part of the thing ("order paneer tikka": paneer tikka)
