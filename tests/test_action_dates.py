@@ -143,6 +143,22 @@ TABLE = [
         {"date": "2026-11-30", "start_time": "15:00"},
         NOVEMBER_END,
     ),
+    # session 25: days by name at a stay's ends, offsets without "from", a name ending in a weekday
+    Row(
+        "Book a hotel in Porto, checking in on Christmas Eve and out on the 28th",
+        "book_hotel",
+        {"check_in": "2026-12-24"},
+    ),
+    Row("Book a hotel in Leeds for 2 nights from New Year's Day", "book_hotel", {"check_in": "2027-01-01"}),
+    Row("Get me a train from Leeds to York three weeks today", "book_train", {"date": "2026-12-24"}),
+    Row("Book a table at Nopa a week Friday at 8pm", "book_table", {"date": "2026-12-11", "time": "20:00"}),
+    Row("Book a table at Nopa on Black Friday at 8pm", "book_table", Ask("Black Friday")),
+    # "for Christmas" says what the trip is for; the day is the one said with "on"
+    Row(
+        "Going home for Christmas - book a train from London to Leeds on the 23rd",
+        "book_train",
+        {"date": "2026-12-23"},
+    ),
 ]
 _QUOTED = re.compile(r'^your request: "([^"]+)"')
 

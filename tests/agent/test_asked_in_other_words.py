@@ -238,3 +238,22 @@ def test_what_is_not_needed_is_turned_down_in_the_request_s_own_words(text: str,
     got = stated_values(VAN, text, NOW)
     assert got["bike_rack"].value is False and got["bike_rack"].quote == quote
     assert quoted_in(got["bike_rack"].quote, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For the bank holiday I need a gardener on Monday",  # a phrase before the user, then the want
+        "After lunch we'd like a gardener to come round",
+    ],
+)
+def test_a_want_after_an_opening_phrase_is_a_request(text: str) -> None:
+    assert read_act(text).kind == "request"
+
+
+def test_places_after_a_break_in_a_told_opening_are_asked() -> None:
+    from ibachat.agent.reading.frame import read_frame
+
+    places = read_frame("Going to Gran's for New Year - get us a coach from Derby to Hull on the 30th").places
+    told = {p.span.text: p.told for p in places}
+    assert told.get("Derby") is False and told.get("Hull") is False  # the trip asked for after it

@@ -253,6 +253,7 @@ def _start(tokens: list) -> int:
     """Index of the first token after discourse words, punctuation, polite leads and a time said before a
     command ("In an hour and a half remind me to ...", "Tomorrow at 9, book ...")."""
     i = _after_leading_time(tokens)
+    i = _after_leading_phrase(tokens, i)
     while i < len(tokens):
         low = tokens[i].lower_
         if tokens[i].is_punct or tokens[i].is_space or low in _DISCOURSE:
@@ -263,6 +264,20 @@ def _start(tokens: list) -> int:
         if lead is None:
             break
         i += len(lead.split())
+    return i
+
+
+def _after_leading_phrase(tokens: list, i: int) -> int:
+    """The index of the user ("I", "we") after a prepositional phrase that opens the sentence ("For
+    Christmas I need a train ...", "After work we'd like a cab"): read as if it came after; ``i`` when
+    the sentence opens otherwise."""
+    if i >= len(tokens) or tokens[i].pos_ != "ADP":
+        return i
+    for k in range(i + 1, min(i + 8, len(tokens))):
+        if tokens[k].lower_ in _FIRST_PERSON and k > i + 1:
+            return k
+        if tokens[k].pos_ in ("VERB", "AUX") or tokens[k].lower_ in ("you", "u"):
+            break
     return i
 
 

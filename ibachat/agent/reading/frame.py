@@ -923,7 +923,11 @@ def _told(prep: Token) -> bool:
         return False
     if _told_past(prep):
         return True
-    return head.tag_ == "VBG" and head.dep_ == "ROOT" and head.i == 0  # "Going to Nana's for Christmas - ..."
+    if not (head.tag_ == "VBG" and head.dep_ == "ROOT" and head.i == 0):
+        return False
+    # "Going to Nana's for Christmas - get us ...": told up to the break; what follows the dash is asked
+    between = prep.doc.text[head.idx : prep.idx]
+    return not re.search(r"\s[-–—:;]\s|[.!?]\s", between)
 
 
 def _clause_verb(tok: Token) -> Token | None:

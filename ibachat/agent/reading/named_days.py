@@ -111,7 +111,7 @@ def named_day(text: str, today: date, *, unknown: bool = True) -> tuple[date | N
     With ``unknown``, a name nothing dates gives a question (the day grammar asks this last, so that a
     weekday or a date it reads is never taken for one)."""
     low = _norm(text)
-    if not re.search(rf"\b{_TIME_PREP}\b", low):
+    if not re.search(rf"\b{_TIME_PREP}\b", low) and len(low.split()) > 4:
         return None
     best: tuple[int, str, frozenset[date], str] | None = None
     for said, form, days in _said_names(text, today):
@@ -139,7 +139,7 @@ def named_day(text: str, today: date, *, unknown: bool = True) -> tuple[date | N
 
 def named_spans(text: str, today: date) -> list[tuple[int, int]]:
     """Where the text says a name of a day as a day ("from Good Friday until Easter Sunday": both)."""
-    if not re.search(rf"\b{_TIME_PREP}\b", _norm(text)):
+    if not re.search(rf"\b{_TIME_PREP}\b", _norm(text)) and len(text.split()) > 4:
         return []
     return sorted({said for said, _, _ in _said_names(text, today)})
 
@@ -157,9 +157,13 @@ def _said_names(text: str, today: date) -> list[tuple[tuple[int, int], str, froz
         if name.endswith(" " + _DAY_WORD) and " " in name:
             forms.append(name[: -len(_DAY_WORD) - 1])
         for i, form in enumerate(forms):
-            pattern = rf"\b{_TIME_PREP}\s+(?:the\s+)?({re.escape(form)})\b"
+            # after a word of time, or said alone (the words a reason quotes: "Christmas Eve")
+            pattern = (
+                rf"\b{_TIME_PREP}\s+(?:the\s+)?({re.escape(form)})\b|^\s*(?:the\s+)?({re.escape(form)})\s*$"
+            )
             for m in re.finditer(pattern, low):
-                said = (where[m.start(1)], where[m.end(1) - 1] + 1)
+                g = 1 if m.group(1) else 2
+                said = (where[m.start(g)], where[m.end(g) - 1] + 1)
                 if doc is None:
                     doc = parse(text)
                 if _stands_alone(doc, said, shortened=i > 0):
