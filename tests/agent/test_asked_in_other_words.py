@@ -257,3 +257,28 @@ def test_places_after_a_break_in_a_told_opening_are_asked() -> None:
     places = read_frame("Going to Gran's for New Year - get us a coach from Derby to Hull on the 30th").places
     told = {p.span.text: p.told for p in places}
     assert told.get("Derby") is False and told.get("Hull") is False  # the trip asked for after it
+
+
+OUTING = {
+    "type": "object",
+    "properties": {
+        "kind": {"type": "string", "enum": ["cinema", "concert", "sport", "museum"]},
+        "seats": {"type": "integer", "minimum": 1},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "said"),
+    [
+        ("two seats for the new Bond film on Friday", "cinema", "film"),
+        ("get us into the Wolves fixture on Saturday, 3 seats", "sport", "fixture"),
+    ],
+)
+def test_an_allowed_value_named_by_another_word_of_its_kind(text: str, kind: str, said: str) -> None:
+    got = stated_values(OUTING, text, NOW)
+    assert got["kind"].value == kind and got["kind"].quote == said
+
+
+def test_a_word_of_a_kind_used_as_a_verb_names_no_value() -> None:
+    assert "kind" not in stated_values(OUTING, "we'll play it by ear, two seats for Saturday", NOW)

@@ -1499,6 +1499,9 @@ def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
         m = re.search(rf"\b{parts[0]}\b(?:\s+[a-z']+){{1,3}}\s+{parts[1]}\b", low)
         assert m is not None
         return apart[0], m.group(0).strip()
+    kind = _kind_named(enum, task)
+    if kind is not None:  # "tickets for the film": movie, by a word of its kind (data/kinds.json)
+        return kind
     # a hyphenated word whose every part starts a word of one value, in order ("half-caff": half_caf)
     for said in re.findall(r"[a-z]+(?:-[a-z]+)+", task.lower()):
         parts = said.split("-")
@@ -1554,6 +1557,22 @@ def _lemma_run(task: str) -> list[str]:
     from ibachat.agent.reading.parse import parse
 
     return [t.lemma_.lower() for t in parse(task[:2000]) if not t.is_punct]
+
+
+def _kind_named(enum: list[str], task: str) -> tuple[str, str] | None:
+    """The one allowed value the request names by another noun of its kind ("the film" for ``movie``,
+    "a gig" for ``concert``: ``data/kinds.json``), and that noun as said; None when none or two do."""
+    from ibachat.agent.data import load
+    from ibachat.agent.reading.parse import parse
+
+    nouns = {t.lemma_.lower(): t.text for t in parse(task[:2000]) if t.pos_ == "NOUN"}
+    found: dict[str, str] = {}
+    for group in load("kinds")["groups"]:
+        members = [v for v in enum if v.lower() in group]
+        said = next((w for lemma, w in nouns.items() if lemma in group), None)
+        if len(members) == 1 and said is not None:
+            found[members[0]] = said
+    return next(iter(found.items())) if len(found) == 1 else None
 
 
 def _lemmas(task: str) -> dict[str, str]:
