@@ -282,3 +282,28 @@ def test_an_allowed_value_named_by_another_word_of_its_kind(text: str, kind: str
 
 def test_a_word_of_a_kind_used_as_a_verb_names_no_value() -> None:
     assert "kind" not in stated_values(OUTING, "we'll play it by ear, two seats for Saturday", NOW)
+
+
+CALENDAR = {
+    "type": "object",
+    "properties": {
+        "title": {"type": "string"},
+        "day": {"type": "string", "format": "date"},
+        "minutes": {"type": "integer", "minimum": 5},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("hold 90 minutes on Thursday for tax paperwork", "tax paperwork"),
+        ("keep two hours free on Friday morning for piano practice", "piano practice"),
+    ],
+)
+def test_a_stretch_of_time_is_titled_by_what_it_is_held_for(text: str, title: str) -> None:
+    assert stated_values(CALENDAR, text, NOW)["title"].value == title
+
+
+def test_time_held_for_someone_has_no_title_of_them() -> None:
+    assert "title" not in stated_values(CALENDAR, "hold 90 minutes on Thursday for my sister", NOW)

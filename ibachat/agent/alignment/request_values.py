@@ -849,6 +849,14 @@ def _spans(
 def _described_object(frame: Frame) -> Span | None:
     """What is to be put in, as the request describes it: the verb's object with what qualifies it ("a
     planning meeting", "a call with Ben"); a bare kind of thing ("a meeting") describes nothing."""
+    if (
+        not frame.verb_objects
+        or frame.object_heads[0] in _TIME_WORDS
+        or frame.masked(*_ends(frame.verb_objects[0]))
+    ):
+        # "block out 45 mins tmrw for deep work", "block 9 to 11 for focus time": the time is held, and
+        # what it is held for is said after "for"
+        return _held_for(frame)
     if len(frame.verb_objects) != 1 or frame.object_heads[0] in (
         "couple",
         "pair",
@@ -869,6 +877,26 @@ def _described_object(frame: Frame) -> Span | None:
         if re.fullmatch(r"\s+with\s+", between):
             return Span(frame.text[obj.start : person.end], obj.start, person.end)
     return obj if len(obj.text.split()) > 1 else None
+
+
+def _ends(span: Span) -> tuple[int, int]:
+    return span.start, span.end
+
+
+def _held_for(frame: Frame) -> Span | None:
+    """What a stretch of time is held for: the words after "for" that are no time, number, person or
+    place ("for deep work", "for focused writing"), two words or more or one the parse has as a noun."""
+    for prep, span in frame.phrases:
+        if prep != "for" or frame.masked(span.start, span.end) or re.match(r"[\d£$€]", span.text):
+            continue
+        if span.text.split()[0].lower() in DETERMINERS or _a_person(_head_word(span.text)):
+            continue  # "for my mum": whom, not what
+        if any(p.span.start == span.start for p in frame.places) or any(
+            c.start == span.start for c in frame.company
+        ):
+            continue
+        return span
+    return None
 
 
 _LENGTH_FIRST = re.compile(
