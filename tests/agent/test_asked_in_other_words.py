@@ -307,3 +307,46 @@ def test_a_stretch_of_time_is_titled_by_what_it_is_held_for(text: str, title: st
 
 def test_time_held_for_someone_has_no_title_of_them() -> None:
     assert "title" not in stated_values(CALENDAR, "hold 90 minutes on Thursday for my sister", NOW)
+
+
+LETTER = {
+    "type": "object",
+    "properties": {
+        "recipient": {"type": "string"},
+        "message": {"type": "string", "description": "what the card says"},
+        "closing_line": {"type": "string", "description": "how the card is signed"},
+        "bcc_self": {"type": "boolean", "description": "send a blind copy to the user", "default": False},
+    },
+}
+
+
+def test_a_value_said_with_its_parameter_s_whole_name() -> None:
+    got = stated_values(LETTER, "card to Aunt Rosa saying get well soon, Big hugs as the closing line", NOW)
+    assert got["closing_line"].value == "Big hugs"
+    assert got["message"].value == "get well soon"  # the closing line is no part of the message
+    got = stated_values(
+        LETTER, "card to Aunt Rosa saying get well soon, closing line with Love from us all", NOW
+    )
+    assert got["closing_line"].value == "Love from us all"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("card to Rosa, and bcc me", True), ("card to Rosa, don't bcc me", False)]
+)
+def test_a_flag_for_the_user_is_said_as_me(text: str, value: bool) -> None:
+    got = stated_values(LETTER, text, NOW)
+    assert got["bcc_self"].value is value and quoted_in(got["bcc_self"].quote, text)
+
+
+PLAN = {
+    "type": "object",
+    "properties": {
+        "days": {"type": "integer", "minimum": 1},
+        "kcal_per_day": {"type": "integer", "minimum": 800, "maximum": 4000},
+    },
+}
+
+
+@pytest.mark.parametrize("text", ["a 4-day reset, about 1600 cals", "4 day reset plan, 1600 kcal"])
+def test_a_unit_said_short_and_without_its_rate(text: str) -> None:
+    assert stated_values(PLAN, text, NOW).get("kcal_per_day").value == 1600

@@ -204,6 +204,19 @@ def _stated(
             m = _ABOUT_IT.search(v.value)
             if m and m.start() > 0:
                 out[n] = dataclasses.replace(v, value=v.value[: m.start()], quote=v.quote[: m.start()])
+    for n, v in list(out.items()):  # "saying hi, Cheers as the sign-off": the sign-off is not the body's
+        if not (isinstance(v.value, str) and _free(props.get(n) or {})):
+            continue
+        for other in out:
+            if other == n or len(_split(other)) < 2:
+                continue
+            phrase = r"[\s_-]?".join(re.escape(w) for w in _split(other))
+            m = re.search(
+                rf"(?i)[,;]?\s*(?:[^,;]*\s+as\s+(?:the|my|a)\s+{phrase}|{phrase}\s+with\s+.*)\s*$",
+                v.value,
+            )
+            if m and m.start() > 0 and v.value == v.quote:
+                out[n] = dataclasses.replace(v, value=v.value[: m.start()], quote=v.quote[: m.start()])
     return tuple(out.items()), tuple(ranged.items())
 
 
@@ -640,6 +653,23 @@ def _amounts(
         used.add((a.span.start, a.span.end))
 
 
+def _same_measure(noun: str, name: str) -> bool:
+    """Whether a counted noun is a unit the parameter's name counts, by ``pint``'s units ("cals",
+    "kcal" for calories_per_day: energy both; food calories are kilocalories, so the count is kept as
+    said). Unknown words are no unit."""
+    if not noun:
+        return False
+    from ibachat.agent.reading.units import dimension
+
+    said = dimension(noun)
+    if said is None:
+        return False
+    from ibachat.agent.reading.units import unit_dimension
+
+    # the parameter's own words as units the registry knows ("calories")
+    return any(unit_dimension(w) == said for w in _split(name) if len(w) >= 3)
+
+
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
@@ -651,6 +681,8 @@ _BEFORE = re.compile(r"^(?:\s+[a-z]+){0,2}?\s+(?:before|beforehand|ahead|prior)\
 def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int, float | None]:
     """How well an amount fits a parameter (0: not at all), and its value in the parameter's unit."""
     a_per = _stem(a.per) if a.per else ""
+    if not a_per and m.per and m.unit == "count" and a.unit == "count" and _same_measure(a.noun, name):
+        a_per = m.per  # "1800 cals" for calories_per_day: the parameter says what the count is per
     if m.per != a_per and not (m.unit == "money" and a_per and not m.per and False):
         if not (m.per == "" and a_per in ("head", "person") and m.unit == "money"):
             if not (m.per == "" and a_per and a_per in m.nouns and m.unit in _TIME_UNITS):
@@ -689,7 +721,7 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
         return 0, None  # "2 adults and 3 kids" for a count of adults: the adults' own count, not the total
     if not noun and a_per and a_per == m.per:
         return 1, a.value  # "twice a week" for sessions_per_week
-    if noun and noun in m.nouns:
+    if noun and (noun in m.nouns or _same_measure(a.noun, name)):
         return 3, a.value
     if noun and any(len(noun) >= 4 and (n.startswith(noun) or noun.startswith(n)) for n in m.nouns):
         return 3, a.value
@@ -740,6 +772,18 @@ def _quotes_by_name(props: dict[str, Any], frame: Frame, out: dict[str, Stated])
         hits = [n for n, stems in names.items() if stems & words and n not in out]
         if len(hits) == 1:
             out[hits[0]] = Stated(q.text, q.text)
+    # unquoted, by the parameter's whole name: "sign off with Kind regards", "Cheers as the sign-off"
+    for n in [n for n in names if n not in out and len(_split(n)) >= 2]:
+        phrase = r"[\s_-]?".join(re.escape(w) for w in _split(n))
+        m = re.search(
+            rf"(?i)\b{phrase}\s+with\s+(?P<v>[^,.;:!?\"']{{2,40}}?)(?=\s+and\b|\s+then\b|[,.;:!?]|$)",
+            frame.text,
+        ) or re.search(
+            rf"(?i)(?:^|[,.;:!?]\s*)(?P<v>[^,.;:!?\"']{{2,40}}?)\s+as\s+(?:the|my|a)\s+{phrase}\b", frame.text
+        )
+        if m and len(m.group("v").split()) <= 5:
+            value = m.group("v").strip()
+            out[n] = Stated(value, value)
 
 
 def _span_role(name: str, prop: dict[str, Any]) -> str | None:
@@ -1338,6 +1382,22 @@ def _outside_content(frame: Frame, task: str, keep: tuple[str, ...] = ()) -> str
     return "".join(chars)
 
 
+def _abbreviation(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return len(word) <= 4 and not any(getAllLemmas(word).values())
+
+
+def _a_noun(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return bool(getAllLemmas(word, upos="NOUN"))
+
+
+# a flag's name word for the user themself (a closed class), said by the user as "me"
+_SELF_WORDS = frozenset({"self", "user", "me", "myself"})
+
+
 def _flags(props: dict[str, Any], frame: Frame, out: dict[str, Stated], about: str = "") -> None:
     from ibachat.agent.alignment.grounding import negated_words
 
@@ -1350,6 +1410,7 @@ def _flags(props: dict[str, Any], frame: Frame, out: dict[str, Stated], about: s
         if not words:
             continue
         hits = []
+        desc = [x for x in re.findall(r"[a-z]+", str(p.get("description", "")).lower()) if len(x) >= 4]
         for w in words:
             s = _stem(w)
             hit = stems.get(s) or next(
@@ -1360,6 +1421,13 @@ def _flags(props: dict[str, Any], frame: Frame, out: dict[str, Stated], about: s
                 ),
                 None,
             )
+            if hit is None and w in _SELF_WORDS:  # "cc me" for cc_self: the user is "me"
+                me = re.search(r"(?i)\b(?:me|myself)\b", frame.text)
+                hit = me.group(0).lower() if me else None
+            if hit is None and _abbreviation(w):
+                # "copy me in" for cc_self ("send a copy to the user"): a short name word no dictionary
+                # has, said by a noun of its description
+                hit = next((stems[_stem(d)] for d in desc if _stem(d) in stems and _a_noun(d)), None)
             if hit is None:
                 break
             hits.append(hit)
@@ -1438,7 +1506,7 @@ def _refusal_quote(frame: Frame, things: list[str]) -> str:
         last = min(b for _, b in spots)
     before = text[max(0, first - 30) : first]
     lead = re.search(
-        r"(?i)\b(?:no|not|without|skip|skipping|omit|exclude|forgo|forget|leave out|leave)\b[^,.;:!?]*$",
+        r"(?i)\b(?:no|not|don't|do not|never|without|skip|skipping|omit|exclude|forgo|forget|leave out|leave)\b[^,.;:!?]*$",
         before,
     )
     if lead:
