@@ -350,3 +350,14 @@ PLAN = {
 @pytest.mark.parametrize("text", ["a 4-day reset, about 1600 cals", "4 day reset plan, 1600 kcal"])
 def test_a_unit_said_short_and_without_its_rate(text: str) -> None:
     assert stated_values(PLAN, text, NOW).get("kcal_per_day").value == 1600
+
+
+def test_a_parameter_turned_down_by_another_word_for_it() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"replacements": {"type": "string", "enum": ["allowed", "ask", "never"]}},
+    }
+    got = stated_values(schema, "veg box for Friday, and please don't swap anything this time", NOW)
+    assert got["replacements"].value == "never" and quoted_in(
+        got["replacements"].quote, "please don't swap anything"
+    )

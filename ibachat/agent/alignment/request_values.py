@@ -1148,6 +1148,7 @@ def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated
         nothing = next((v for v in p["enum"] if str(v).lower() in ("none", "no")), None)
         named_for = {_stem(w) for w in _split(n) if len(w) >= 4}
         turned_down = [s for s in frame.refused if _stem(_head_word(s.text)) in named_for]
+        named_for |= _same_act(named_for)  # "don't swap anything" for substitutions (data/synonyms.json)
         never = next((v for v in p["enum"] if str(v).lower() in ("never", "none", "no", "off")), None)
         said_not = [w for w in frame.negated if any(_kin(_stem(w), x) for x in named_for)]
         if hit is None and never is not None and said_not:  # "don't substitute anything": substitutions never
@@ -1380,6 +1381,18 @@ def _outside_content(frame: Frame, task: str, keep: tuple[str, ...] = ()) -> str
         if span is not None:
             chars[span.start : span.end] = " " * (span.end - span.start)
     return "".join(chars)
+
+
+def _same_act(stems: set[str]) -> set[str]:
+    """The stems of the words a synonym group (``data/synonyms.json``) puts with any of ``stems``."""
+    from ibachat.agent.data import load
+
+    out: set[str] = set()
+    for group in load("synonyms")["groups"]:
+        words = {_stem(w) for w in group if " " not in w}
+        if words & stems:
+            out |= words
+    return out
 
 
 def _abbreviation(word: str) -> bool:
