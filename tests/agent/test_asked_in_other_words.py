@@ -361,3 +361,27 @@ def test_a_parameter_turned_down_by_another_word_for_it() -> None:
     assert got["replacements"].value == "never" and quoted_in(
         got["replacements"].quote, "please don't swap anything"
     )
+
+
+HAMPER = {
+    "type": "object",
+    "properties": {
+        "needs": {"type": "array", "items": {"type": "string", "enum": ["egg_free", "nut_free", "vegan"]}},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "needs", "quote"),
+    [
+        ("a picnic hamper for Sunday - my son is allergic to eggs", ["egg_free"], "allergic to eggs"),
+        ("a picnic hamper for Sunday, no nuts please", ["nut_free"], "no nuts"),
+    ],
+)
+def test_a_thing_kept_away_asks_for_the_value_free_of_it(text: str, needs: list[str], quote: str) -> None:
+    got = stated_values(HAMPER, text, NOW)
+    assert got["needs"].value == needs and got["needs"].quote == quote
+
+
+def test_a_thing_said_plainly_asks_for_nothing_free_of_it() -> None:
+    assert "needs" not in stated_values(HAMPER, "a picnic hamper for Sunday with that nut cake again", NOW)

@@ -1286,6 +1286,9 @@ def _enum_lists(props: dict[str, Any], frame: Frame, task: str, out: dict[str, S
                 (w for w in words if len(w) >= 4 and label.startswith(w) and len(w) >= 0.4 * len(label)
                  and sum(1 for x in labels if x.startswith(w)) == 1), None
             )  # fmt: skip
+            free = re.fullmatch(r"(\w+) free", label)  # "nut free": what the value keeps away
+            if word is None and free:
+                word = next((w for w in words if _stem(w) == _stem(free.group(1))), None)  # "nuts"
             if word is None:
                 continue
             at = re.search(rf"\b{re.escape(word)}\b", said)
@@ -1296,6 +1299,19 @@ def _enum_lists(props: dict[str, Any], frame: Frame, task: str, out: dict[str, S
                 _TURNED_DOWN.search(clause)
             )  # "none of the sport stuff", "skip anything local"
             side = "out" if _stem(word) in refused or _stem(label) in refused or turned_down else "in"
+            if free and word != label:
+                # "no prawns", "allergic to nuts": the thing kept away asks for the value that keeps
+                # it away; the thing said plainly ("the nut roast") asks for nothing
+                if side == "in" and not _ALLERGY.search(clause):
+                    continue
+                side = "in"
+                cues = list(_ALLERGY.finditer(clause)) + list(
+                    re.finditer(r"(?i)\b(?:no|not|without)\b", clause)
+                )
+                if cues:  # quoted with the words that keep it away ("allergic to nuts", "no prawns")
+                    start = at.start() - len(clause) + min(c.start() for c in cues)
+                    kept[side].append((start, v, task[start : at.end()]))
+                    continue
             kept[side].append((at.start(), v, task[at.start() : at.end()]))
     for n, values in lists.items():
         side = "out" if _EXCLUDE.search(n) else "in"
@@ -1305,6 +1321,10 @@ def _enum_lists(props: dict[str, Any], frame: Frame, task: str, out: dict[str, S
             out[n] = Stated([v for _, v, _ in mine], "; ".join(w for _, _, w in mine))
 
 
+# the words that say a thing must be kept away from someone (a closed class)
+_ALLERGY = re.compile(
+    r"(?i)\b(?:allergic\s+to|allergy\s+to|intolerant\s+(?:to|of)|can'?t\s+(?:have|eat)|cannot\s+(?:have|eat))\b"
+)
 # the words that turn down what follows them in their clause (a closed class)
 _TURNED_DOWN = re.compile(
     r"(?i)\b(?:no|not|none\s+of|nothing|never|skip|skipping|without|except|minus|avoid|leave\s+out|drop|ditch|"
