@@ -43,13 +43,6 @@ GARDEN = _tool(
 TOOLS = [FLORIST, DELI, GARDEN]
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    from memory.embedders.registry import load_embedder
-
-    return load_embedder("minilm").embed_batch
-
-
 @pytest.mark.parametrize(
     "text",
     [

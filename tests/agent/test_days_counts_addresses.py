@@ -169,13 +169,6 @@ def test_the_two_ends_of_a_move(schema: dict, text: str, start: str | None, end:
     assert got.get(names[0]) is None or got.get(names[0]) != got.get(names[1])
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    from memory.embedders.registry import load_embedder
-
-    return load_embedder("minilm").embed_batch
-
-
 def _tool(name: str, description: str, props: dict) -> dict:
     return {"name": name, "description": description, "parameters": _schema(props)}
 

@@ -1,0 +1,13 @@
+"""Fixtures shared by the agent's tests."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    """The offline MiniLM embedder's batch function (loaded once per process by the registry)."""
+    from memory.embedders.registry import load_embedder
+
+    return load_embedder("minilm").embed_batch
