@@ -378,3 +378,19 @@ def test_a_thing_kept_away_asks_for_the_value_free_of_it(text: str, needs: list[
 
 def test_a_thing_said_plainly_asks_for_nothing_free_of_it() -> None:
     assert "needs" not in stated_values(HAMPER, "a picnic hamper for Sunday with that nut cake again", NOW)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "can you do ferries as well or only trains?",  # what the assistant can do, asked
+        "could you book hostels too?",
+        "I can't stand group chats. honestly just hate them.",  # a feeling with its "I" left out
+    ],
+)
+def test_what_can_be_done_and_a_feeling_are_no_requests(text: str) -> None:
+    assert read_act(text).kind != "request"
+
+
+def test_a_kind_asked_for_with_its_particulars_is_still_a_request() -> None:
+    assert read_act("can you book ferries to Calais for Friday as well?").kind == "request"

@@ -596,6 +596,8 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
             return "negated", []
         if j < len(tokens) and low[j] == "mind" and j + 1 < len(tokens):
             j += 1
+        if question and _asks_what_can_be_done(tokens, j):
+            return "question", []  # "can you book trains as well or only flights?": what the assistant can do
         found = _command(sent, tokens, j, "modal")
         return ("request", found) if found else ("question", [])
     # "could the GP see me tomorrow?", "can the vet fit Mochi in today?": someone who serves, asked to see
@@ -679,6 +681,12 @@ def _you_to(low: list[str], i: int) -> bool:
     return bool(re.match(r"(?:i|we) (?:'d |would )?(?:need|want|like|love) you to\b", window))
 
 
+# verbs of feeling about a thing (a closed class): said without a subject they are the user's feeling
+_STANCE_VERBS = frozenset(
+    {"hate", "love", "adore", "detest", "loathe", "dislike", "despise", "miss", "enjoy"}
+)
+
+
 def _is_command(sent, tokens: list, i: int) -> bool:
     """Token ``i`` opens a command: a verb in base form with no subject of its own before it."""
     tok = tokens[i]
@@ -706,6 +714,8 @@ def _is_command(sent, tokens: list, i: int) -> bool:
         return False  # "booked the dentist", "sounds good": not a command ("put", "set" stay possible)
     if past_form(tok.lower_):
         return False  # "Rang the surgery and got a slot": a story with the "I" left out, not a command
+    if tok.lemma_.lower() in _STANCE_VERBS:
+        return False  # "just hate them": a feeling with the "I" left out, never a command
     named = tok.pos_ != "VERB" and (tok.dep_ in ("compound", "amod") or not known_verb(tok.lower_))
     if named and any(s.text.strip().endswith("?") for s in tok.doc.sents):
         return (
@@ -1271,6 +1281,22 @@ _SOMEDAY = re.compile(
     r"(?i)\b(?:some ?day|one of these days|eventually|at some point|in the future|before i die|in my lifetime"
     r"|one day(?=\s*(?:[.!?]|$|,?\s+(?:but|though|when|if)\b)))\b(?!\s+(?:next|this|in|on|at|after|before|soon|later)\b)"
 )
+
+
+def _asks_what_can_be_done(tokens: list, j: int) -> bool:
+    """ "can you book trains as well or only flights?", "can you do hotels too?": a question whose things
+    are kinds (bare plurals, no article, number or name) set against each other or added ("or only",
+    "as well", "too", "also", "at all"), and that says no day, place or amount: what can be done."""
+    rest = tokens[j + 1 :]
+    things = [t for t in rest if t.pos_ == "NOUN" and t.dep_ in ("dobj", "conj", "pobj")]
+    if not things or any(t.tag_ != "NNS" for t in things[:1]):
+        return False
+    if any(c.dep_ in ("det", "nummod", "poss") for t in things for c in t.children):
+        return False
+    text = " ".join(t.lower_ for t in rest)
+    if not re.search(r"\b(?:or only|as well|too|also|at all|or just|either)\b", text):
+        return False
+    return not any(t.like_num or t.pos_ == "PROPN" or t.ent_type_ in ("DATE", "TIME", "GPE") for t in rest)
 
 
 def _served_when(sent, tokens: list, i: int) -> bool:
