@@ -153,6 +153,12 @@ TABLE = [
     Row("Get me a train from Leeds to York three weeks today", "book_train", {"date": "2026-12-24"}),
     Row("Book a table at Nopa a week Friday at 8pm", "book_table", {"date": "2026-12-11", "time": "20:00"}),
     Row("Book a table at Nopa on Black Friday at 8pm", "book_table", Ask("Black Friday")),
+    # "hasn't gone in two weeks" says how long, no day (it had booked the 17th)
+    Row(
+        "Book a GP appointment on Friday afternoon, my cough hasn't gone in two weeks",
+        "book_appointment",
+        {"date": "2026-12-04", "time_of_day": "afternoon"},
+    ),
     # "for Christmas" says what the trip is for; the day is the one said with "on"
     Row(
         "Going home for Christmas - book a train from London to Leeds on the 23rd",

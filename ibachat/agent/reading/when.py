@@ -213,6 +213,14 @@ def _one_name(text: str, start: int, end: int) -> bool:
     )
 
 
+_NEGATED_BEFORE = re.compile(r"(?i)\b(?:not|never|no)\b|n't\b")
+
+
+def _clause_before(text: str, at: int) -> str:
+    """The words of the clause before offset ``at`` (from the last stop, comma or semicolon)."""
+    return re.split(r"[.,;!?]", text[:at])[-1]
+
+
 def _read_day(text: str, now: datetime) -> tuple[date | None, str, str | None]:
     """(day, the words, question) for the day the text names. The forms below are tried in an order that
     settles overlaps ("Easter Sunday" before "Sunday") and puts a date before a relative word said
@@ -276,7 +284,11 @@ def _listed_day(text: str, now: datetime) -> tuple[date | None, str, str | None]
             else _after(today, _weekday(low))
         )
         return anchor + timedelta(days=count * _UNIT_DAYS[unit.lower()[0]]), m.group(0), None
-    m = _IN_SPAN.search(text)
+    # "a rash that hasn't cleared up in two weeks": after a negated verb, "in two weeks" is how long
+    m = next(
+        (x for x in _IN_SPAN.finditer(text) if not _NEGATED_BEFORE.search(_clause_before(text, x.start()))),
+        None,
+    )
     if m:
         if m.group(0).lower().endswith("fortnight") and not m.group(1):
             return today + timedelta(days=14), m.group(0), None
