@@ -117,7 +117,10 @@ def test_a_daily_request_gets_what_a_careful_assistant_would_do(
             assert reason, name
             if reason.startswith('your request: "'):
                 quote = reason.split('"')[1]
-                assert quote.lower() in probe["text"].lower(), f"{name}: {reason}"
+                # words said apart are quoted apart ("large margherita; garlic bread"), as the bench's
+                # honesty check reads them: each part is the request's own
+                for part in quote.split("; "):
+                    assert part.lower() in probe["text"].lower(), f"{name}: {reason}"
 
 
 # ---------------------------------------------------------------------------- the same home in the TUI
