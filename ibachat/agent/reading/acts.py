@@ -727,6 +727,7 @@ def _is_command(sent, tokens: list, i: int) -> bool:
             t.dep_ in ("nsubj", "nsubjpass", "expl")
             and t.head.tag_ in ("VBZ", "VBD", "VBP", "MD")
             and t.head.i > tok.i
+            and not _a_day_word(t.head)  # "book a table at Dishoom weds at 2:30": a day, no verb
         ):
             if tok.i in {x.i for x in t.subtree}:
                 return False
@@ -1521,7 +1522,17 @@ def _a_day_word(tok) -> bool:
     doc = tok.doc
     after = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
     before = doc[tok.i - 1].lower_ if tok.i > 0 else ""
-    framed = before in ("on", "this", "next", "by") or (after is not None and after.ent_type_ == "TIME")
+    at_clock = (
+        after is not None
+        and after.lower_ in ("at", "@")
+        and tok.i + 2 < len(doc)
+        and (doc[tok.i + 2].ent_type_ == "TIME" or doc[tok.i + 2].like_num)
+    )  # "weds at 2:30"
+    framed = (
+        before in ("on", "this", "next", "by")
+        or (after is not None and after.ent_type_ == "TIME")
+        or at_clock
+    )
     return framed and _says_when(tok.text)
 
 

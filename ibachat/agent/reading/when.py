@@ -33,7 +33,7 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_WD = r"(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
+_WD = r"(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:s|nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?)"
 _MON = (
     r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
@@ -196,7 +196,7 @@ _VAGUE = re.compile(
 _NAME_THEN_WEEKDAY = re.compile(rf"\b([A-Z][a-z']+)\s+(?i:{_WD})\b")
 _NOT_A_NAME = frozenset(
     "on this next coming every by until till from last before after and or but so see this that each "
-    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun "
+    "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed weds thu thur thurs fri sat sun "
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec today tomorrow tonight".split()
 )
@@ -746,6 +746,7 @@ def read_when(text: str, now: datetime) -> When:
     from ibachat.agent.reading.spellings import spelled_out, texting_words
 
     text = _HOUSE_NUMBER.sub(lambda m: "#" * len(m.group(0)), _without_titles(corrected(text[:2000])))
+    text = _unframed_word_days(text)
     said = texting_words(text)  # "tmrw": read as "tomorrow", quoted as the user wrote it
     text = spelled_out(text)
     said |= {_in_minutes(m): m.group(0) for m in _HOURS_AND.finditer(text)}
@@ -757,6 +758,42 @@ def read_when(text: str, now: datetime) -> When:
             day_words=re.sub(rf"\b{re.escape(minutes)}\b", words, when.day_words, flags=re.I),
         )
     return when
+
+
+# A short weekday that is also an English word ("sat", "sun", "wed"; lemminflect's dictionary says which) is a
+# day only where a day is said: after "on", "this", "next", "by", "every", "till", "until", "from", "for",
+# "each", "last", "before", "after" or a list's comma or "and"/"or", or before a part of day, a clock time,
+# a date or the end of a phrase ("book a table sat at 8", "see you weds"). Elsewhere it is the word: "we sat
+# outside on Friday", "the sun sets early", "Anna weds on Saturday".
+_WORD_DAY_BEFORE = r"(?:on|this|next|by|every|till|until|from|for|each|last|before|after|and|or|thru|through)"
+_WORD_DAY_AFTER = (
+    r"(?:\s*(?:$|[,.;!?)/&+–—-])|\s+(?:morning|afternoon|evening|night|nite|lunch(?:time)?|arvo|am|pm|at\b|@|\d|"
+    r"the\s+\d|and\b|or\b|(?:or|to|-|–)\s))"
+)
+
+
+@lru_cache(maxsize=1)
+def _word_days() -> tuple[str, ...]:
+    from lemminflect import getAllLemmas
+
+    forms = [f for day in WEEKDAYS for f in {day[:3], day[:4], day[:5]} if f != day]
+    return tuple(sorted({f for f in [*forms, "weds", "thurs", "tues"] if getAllLemmas(f)}))
+
+
+def _unframed_word_days(text: str) -> str:
+    if not _word_days():
+        return text
+    pattern = rf"(?i)\b({'|'.join(_word_days())})\b"
+
+    def keep(m: re.Match[str]) -> str:
+        before = text[: m.start()].rstrip()
+        framed_before = (
+            not before or before[-1] in ",;:(–—-" or re.search(rf"(?i)\b{_WORD_DAY_BEFORE}$", before)
+        )
+        framed_after = re.match(_WORD_DAY_AFTER, text[m.end() :], re.I)
+        return m.group(0) if framed_before or framed_after else "#" * len(m.group(0))
+
+    return re.sub(pattern, keep, text)
 
 
 # "an hour and a half", "two hours and a quarter", "half an hour": in minutes, so that "in an hour and a half"
