@@ -186,7 +186,9 @@ _TIME_PATTERNS = re.compile(
     r")\b",
 )
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
-_QUOTED = re.compile(r"[\"“‘]([^\"”’]{1,200})[\"”’]|(?<![\w])'([^']{2,120})'(?![\w])")
+_QUOTED = re.compile(
+    r"[\"“‘]((?:[^\"”’]|(?<=\w)’(?=\w)){1,200}?)[\"”’](?!\w)|(?<![\w])'((?:[^']|(?<=\w)'(?=\w)){2,120}?)'(?![\w])"
+)
 
 
 _RANGE_JOIN = re.compile(r"(?i)^\s*(?:to|till|til|until|through|thru|-|–|and)\s*$")
@@ -1102,7 +1104,8 @@ def _labelled(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> dict[st
     if m:
         # a single quote closes where no letter follows it ("when you're in" stays inside)
         q = re.match(
-            r"\s*(?:[\"“]([^\"”]{1,400})[\"”]|‘([^’]{1,400})’|'(.{1,400}?)'(?!\w))", text[m.end() - 1 :]
+            r"\s*(?:[\"“]([^\"”]{1,400})[\"”]|‘((?:[^’]|(?<=\w)’(?=\w)){1,400}?)’(?!\w)|'(.{1,400}?)'(?!\w))",
+            text[m.end() - 1 :],
         )
         span = (
             Span(q.group(g), m.end() - 1 + q.start(g), m.end() - 1 + q.end(g))
@@ -1154,7 +1157,7 @@ def _named_span(
     rest = text[start:]
     q = re.match(
         r"\s*(?:(?:it|this)\s+)?(?:(?:is|as|=|will be|should be)\s+)?"
-        r"(?:[\"“]([^\"”]{1,120})[\"”]|[‘']([^’']{1,120})[’'])",  # an apostrophe inside double quotes
+        r"(?:[\"“]([^\"”]{1,120})[\"”]|[‘']((?:[^’']|(?<=\w)[’'](?=\w)){1,120}?)[’'](?!\w))",  # "Mum's" inside quotes
         rest,
     )
     if q:
@@ -1348,17 +1351,60 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
                 )
             ):
                 at = t.head.idx - shift
-                if best is None or at < best[0]:
-                    heads = sorted(_conjuncts(t), key=lambda x: x.i)
-                    best = (
-                        at,
-                        [_np_span(tokens, h, text, shift) for h in heads],
-                        [h.lemma_.lower() for h in heads],
+                heads = sorted(_conjuncts(t), key=lambda x: x.i)
+                spans = [_np_span(tokens, h, text, shift) for h in heads]
+                lemmas = [h.lemma_.lower() for h in heads]
+                if len(heads) == 1:
+                    split = _article_split(tokens, t, text, shift) or _noun_conjunct_of_verb(
+                        tokens, t, text, shift
                     )
+                    if split is not None:
+                        spans, lemmas = split
+                # the same verb in both parses: the one that finds more things joined to its object ("order
+                # a green curry and prawn crackers": the plain parse made "prawn" a second verb)
+                if best is None or at < best[0] or (at == best[0] and len(spans) > len(best[1])):
+                    best = (at, spans, lemmas)
                 break
     if best is None:
         best = _nouned_command(parse(text), text) or _leading_things(parse(text), text)
     return (best[1], best[2], best[0]) if best else ([], [], -1)
+
+
+def _article_split(
+    tokens: list[Token], head: Token, text: str, shift: int
+) -> tuple[list[Span], list[str]] | None:
+    """ "a white bloomer and cheese scones": "a" cannot count a plural, so the parse that hung the first thing
+    on the second as a modifier ran two things together; split at the "and" into the thing "a" counts and
+    the plural."""
+    if head.tag_ != "NNS" or not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children):
+        return None
+    for mod in head.lefts:
+        cc = [c for c in mod.children if c.dep_ == "cc" and c.lower_ in ("and", "&", "plus")]
+        if mod.dep_ in ("nmod", "compound", "amod") and mod.pos_ in ("NOUN", "PROPN") and cc:
+            first, second = _np_span(tokens, mod, text, shift), cc[0].i + 1
+            a = tokens[second].idx - shift
+            b = head.idx + len(head.text) - shift
+            return [first, Span(text[a:b], a, b)], [mod.lemma_.lower(), head.lemma_.lower()]
+    return None
+
+
+def _noun_conjunct_of_verb(
+    tokens: list[Token], obj: Token, text: str, shift: int
+) -> tuple[list[Span], list[str]] | None:
+    """ "order a focaccia and prawn sandwiches": a word the tagger calls a noun, made a second verb joined to
+    the command with its own object ("prawn" -> "sandwiches"): one more thing, that word and its object."""
+    verb = obj.head
+    for c in verb.children:
+        if c.dep_ != "conj" or c.pos_ != "NOUN" or c.i < obj.i:
+            continue
+        objs = [d for d in c.children if d.dep_ == "dobj" and d.pos_ == "NOUN" and d.i == c.i + 1]
+        if objs:
+            a, b = c.idx - shift, objs[0].idx + len(objs[0].text) - shift
+            return [_np_span(tokens, obj, text, shift), Span(text[a:b], a, b)], [
+                obj.lemma_.lower(),
+                objs[0].lemma_.lower(),
+            ]
+    return None
 
 
 def _leading_things(doc: Doc, text: str) -> tuple[int, list[Span], list[str]] | None:
