@@ -26,6 +26,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -85,6 +86,11 @@ JOURNEY = 0.15
 # a thing got "from <a name>" with no verb ("three samosas from Raj Mahal") and a tool that brings its
 # thing from a place that serves, with a parameter for it: the source is said as a journey's two ends are
 SOURCED = 0.15
+# A verbless fragment that states this many of a tool's values other than when ("two at Sakura, bar seats":
+# a party size and a seating; "2 returns manchester to york": two ends) is a request for that tool even
+# with a quality the tool has no value for, at the plain FIT_MIN: a comment on a thing ("awful train this
+# morning") states none. Set on the routing sets' fragments: of those labelled text, none states two.
+SPEC_VALUES = 2
 # "from the drugstore" and a tool whose description gets its thing "from a pharmacy": the place by meaning
 # (drugstore/pharmacy 0.68, coffee shop/cafe 0.68; a supermarket is 0.47-0.50 from a pharmacy, a
 # restaurant and a cafe alike, the doctor 0.51 from a pharmacy), and ahead of every other tool's source.
@@ -837,6 +843,48 @@ def _qualities_are_values(request: Request, tool: dict[str, Any]) -> bool:
     return all(_stem(q) in words for q in request.quals)
 
 
+_WHEN_FORMATS = frozenset({"date", "date-time", "time"})
+_SPEC_NOW = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)  # values other than when do not depend on it
+
+
+def _spec_values(message: str, tool: dict[str, Any]) -> int:
+    """How many of the tool's parameters, other than its days and times, the message's own words give a
+    value for (``alignment/request_values.py``, the reader the call's values come from)."""
+    from ibachat.agent.alignment.request_values import stated_values, tool_about
+    from ibachat.agent.reading.when import read_when
+
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    stated = stated_values(tool.get("parameters") or {}, message, _SPEC_NOW, tool_about(tool))
+    when = read_when(message, _SPEC_NOW)
+    said_when = {w.lower() for w in (when.day_words, when.time_words) if w}
+    return sum(
+        1
+        for name, value in stated.items()
+        if isinstance(props.get(name), dict)
+        and props[name].get("format") not in _WHEN_FORMATS
+        and "pattern" not in props[name]
+        and str(value.quote).lower() not in said_when
+    )
+
+
+# Words that put a time in the past whatever day it is said on (a closed class of time words): "a weekday"
+# alone may be either ("dinner Friday"), "the last train" is no time at all.
+_PAST_DAY = re.compile(
+    r"(?i)\b(?:yesterday|ago|the other day|last\s+(?:night|week|weekend|month|year|time|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b"
+)
+
+
+def _says_a_past_day(message: str) -> bool:
+    """The message puts what it says in a day gone by ("last night", "yesterday", "two days ago"), as the
+    reader of when a state began dates it (``reading/timeexpr.py``)."""
+    from ibachat.agent.reading.timeexpr import state_start
+
+    if not _PAST_DAY.search(message):
+        return False
+    return state_start(message, _SPEC_NOW).date() < _SPEC_NOW.date()
+
+
 def _value_phrases(tool: dict[str, Any]) -> dict[str, str]:
     """The tool's enum values and parameter names as lower-case phrases, to the parameter they belong to."""
     import json
@@ -1009,14 +1057,26 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
         ):
             return Route("ask", options=named[:2], request=request, why="two tools by their words")
         return Route("tool", named[0], request=request, why="the request names the tool's object or act")
+    if request.form == "fragment" and _says_a_past_day(message or request.clause):
+        # "great dinner at Sakura last night, 4 of us": a thing and a day gone by report what was, not a want
+        return Route("text", request=request, why="a fragment about a day gone by reports it")
     sims = _nearness(embed, [message or request.clause, request.clause], able)
     scored = []
+    specs: list[tuple[float, dict[str, Any]]] = []  # fragments whose only claim is the values they state
     for sim, tool in zip(sims, able):
         bonus, named = evidence[str(tool.get("name"))]
         floor = (FRAGMENT_FIT_MIN if request.form == "fragment" else FIT_MIN) if named else COS_ONLY_MIN
-        if request.form == "fragment" and (not named or not _qualities_are_values(request, tool)):
+        if request.form == "fragment" and not named:
+            continue
+        if request.form == "fragment" and not _qualities_are_values(request, tool):
+            if _spec_values(message or request.clause, tool) >= SPEC_VALUES and sim + bonus >= FIT_MIN:
+                specs.append((sim + bonus, tool))
             continue
         scored.append((sim + bonus, sim + bonus >= floor + (bonus if not named else 0.0), tool))
+    if request.form == "fragment" and not any(ok for _, ok, _ in scored) and specs:
+        # "14-day low-carb meal plan, 2000 calories, no fish": a quality the tool has no value for ("low-carb")
+        # reads as a comment on the thing, unless the fragment states the tool's own values beside it
+        scored += [(s, True, t) for s, t in specs]
     scored.sort(key=lambda x: -x[0])
     scored_all = [(s, t) for s, _, t in scored]
     scores = {str(t.get("name")): round(s, 3) for s, _, t in scored}

@@ -355,6 +355,20 @@ def _sentence(sent) -> tuple[str, list[Request]]:
             act = Request(r.clause, verb, r.obj, r.head, "imperative", r.nouns, r.common, venues=r.venues)
             return "request", [act, *found]
         return kind, found
+    if found and found[0].form == "want" and found[0].verb is None:
+        # "we need a stair gate for the baby, a standard one is fine, just buy one": the command after a break
+        # says what to do with the thing wanted, which its pronoun stands for
+        later_kind, later = _after_a_break(sent, tokens)
+        if (
+            later
+            and later[0].verb
+            and (later[0].head in _PRONOUNS or not later[0].obj or later[0].obj not in later[0].clause)
+        ):
+            r, c = found[0], later[0]
+            act = Request(
+                c.clause, c.verb, r.obj, r.head, c.form, r.nouns, r.common, r.places, c.media, r.venues
+            )
+            return "request", [act, *found]
     if found or kind == "negated":
         return kind, found
     later_kind, later = _after_a_break(sent, tokens)
