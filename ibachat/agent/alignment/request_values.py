@@ -72,6 +72,7 @@ _BODY = re.compile(r"body|message|content|^text$|^note$|^notes$|details|^descrip
                    r"instructions|memo|reminder_text|what", re.I)  # fmt: skip
 _QUERY = re.compile(r"query|search|product|keywords?|^item$|item_name|^thing$", re.I)
 _THING = re.compile(r"medication|medicine|drug|prescription|dish|^meal$|^drink$|^order$|^service$", re.I)
+_REASON = re.compile(r"reason|purpose|symptoms?|concern|complaint|^problem$|^issue$|^why$", re.I)
 _AUTHOR = re.compile(r"author|artist|writer|director|composer|^by$|performer|band", re.I)
 _PEOPLE_LIST = re.compile(r"attendees?|participants?|guests?|people|persons|members|contacts|"
                           r"recipients|invited", re.I)  # fmt: skip
@@ -799,6 +800,8 @@ def _span_role(name: str, prop: dict[str, Any]) -> str | None:
         return "query"
     if _THING.search(name):
         return "thing"
+    if _REASON.search(name):
+        return "reason"
     if _BODY.search(name):
         return "body"
     return None
@@ -827,7 +830,7 @@ def _spans(
         return True
 
     for n, role in sorted(roles.items(), key=lambda kv: ["recipient", "subject", "title", "author", "query",
-                                                          "thing", "body"].index(kv[1])):  # fmt: skip
+                                                          "thing", "reason", "body"].index(kv[1])):  # fmt: skip
         if role == "recipient":
             if frame.emails:
                 out[n] = Stated(frame.emails[0], frame.emails[0])
@@ -841,6 +844,8 @@ def _spans(
                 if described is not None and after_the is not None and after_the.start < described.start:
                     described = None  # "a ticket for the Coldplay concert, I need step-free seating": a later clause's
                 give(n, described) or give(n, after_the)
+        elif role == "reason":
+            give(n, lab.get("about")) or give(n, _for_own(frame)) or give(n, _what_happened(frame.text))
         elif role == "author":
             give(n, next((s for p, s in frame.phrases if p == "by" and s.text[:1].isupper()), None))
         elif role in ("query", "thing"):
@@ -978,16 +983,90 @@ def _no_possessive(span: Span) -> Span:
     return Span(span.text[: m.start()], span.start, span.start + m.start()) if m else span
 
 
+def _for_own(frame: Frame) -> Span | None:
+    """ "a physio appointment for my lower back pain": what of the user's (or theirs') it is for, a thing
+    described and not a person or a time ("for my mum", "for my lunch break" are whom and when)."""
+    for prep, span in frame.phrases:
+        m = re.match(r"(?i)(?:my|his|her|our|their)\s+", span.text)
+        if prep != "for" or m is None:
+            continue
+        words = re.findall(r"[A-Za-z']+", span.text[m.end() :])
+        # one word alone may be whom it is for ("for my rabbit" at a vet's) as well as what: only a thing
+        # described ("my lower back pain", "my squeaky brakes") is plainly what is wrong
+        if len(words) >= 2 and not _a_person(words[-1]) and not _A_TIME_WORD.search(span.text[m.end() :]):
+            return span
+    return None
+
+
+_A_TIME_WORD = re.compile(
+    r"(?i)\b(?:break|day|week|weekend|morning|afternoon|evening|night|birthday|holiday)s?\b"
+)
+
+
+def _what_happened(text: str) -> Span | None:
+    """ "..., lost a filling eating toffee lol", "... I've cracked a molar.": a clause of the message that tells
+    what happened to the user (a past verb, with "I" or no subject, or the user's thing as its subject), which is
+    why the thing asked for is needed."""
+    from ibachat.agent.reading.parse import parse
+
+    for m in re.finditer(r"[^.!?;,—–]+", text):
+        clause = m.group(0).strip()
+        if len(clause.split()) < 2:
+            continue
+        doc = parse(clause)
+        root = next((t for t in doc if t.dep_ == "ROOT"), None)
+        if root is None or root.pos_ not in ("VERB", "AUX"):
+            continue
+        # a past form, or a word the tagger missed as one ("I bent my wheel" read as a present "bent")
+        past = (root.tag_ in ("VBD", "VBN") and root.lemma_.lower() != root.lower_) or _a_past_form(
+            root.lower_
+        )
+        subj = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+        mine = not subj or subj[0].lower_ == "i" or any(c.lower_ == "my" for c in subj[0].subtree)
+        objects = [c for c in root.children if c.dep_ == "dobj"]
+        if any(c.pos_ == "PRON" or c.lower_ == "one" for c in objects):
+            continue  # "I booked one last week but missed it": what was done about it, not what happened
+        if (
+            past
+            and mine
+            and (objects or any(c.dep_ in ("prt", "nsubjpass") or c.pos_ == "ADP" for c in root.children))
+        ):
+            a = m.start() + m.group(0).index(clause)
+            body = re.sub(r"(?i)\s+(?:lol|haha|x+|pls|please)$", "", clause)
+            return Span(body, a, a + len(body))
+    return None
+
+
+def _a_past_form(word: str) -> bool:
+    """English has ``word`` as the past form of another verb (lemminflect's dictionary: "bent" of "bend")."""
+    from lemminflect import getAllLemmas, getInflection
+
+    lemmas = [lemma for lemma in getAllLemmas(word, upos="VERB").get("VERB", ()) if lemma != word]
+    return any(word in getInflection(lemma, tag="VBD") for lemma in lemmas)
+
+
 def _title_after_the(frame: Frame) -> Span | None:
     """ "a ticket for the Coldplay concert": the name after its article, when nothing else names the
-    title (never half of "A v B")."""
+    title (never half of "A v B"); "seats for the film Toy Story 5", "for the new Dune film": the name
+    after the words that say what kind of thing it is, as far as its capitalised words and numbers go."""
     places = {p.span.start for p in frame.places}
     for prep, span in frame.phrases:
         article = re.match(r"the\s+(?=[A-Z])", span.text)
         joined = re.match(r"\s+(?:v|vs\.?|versus|and|&)\s+[A-Z]", frame.text[span.end :])
         if prep == "for" and article and span.start not in places and not joined:
             return _no_possessive(Span(span.text[article.end() :], span.start + article.end(), span.end))
+        kind = re.match(r"the\s+(?:[a-z][\w-]*\s+){1,2}(?=[A-Z])", span.text)
+        if prep == "for" and kind and span.start not in places and not joined:
+            name = _NAME_RUN.match(span.text, kind.end())
+            if name is not None:
+                a = span.start + name.start()
+                return _no_possessive(Span(name.group(0), a, a + len(name.group(0))))
     return None
+
+
+# a name as written: capitalised words and numbers, with the small words inside a title ("Toy Story 5",
+# "Dune: Part Three", "The Lord of the Rings")
+_NAME_RUN = re.compile(r"[A-Z][\w'’-]*:?(?:\s+(?:(?:of|the|and|in|on|a|an)\s+)*(?:[A-Z][\w'’-]*:?|\d+\b))*")
 
 
 def _title_of(frame: Frame) -> Span | None:
@@ -1694,7 +1773,12 @@ def _kind_named(enum: list[str], task: str) -> tuple[str, str] | None:
     from ibachat.agent.data import load
     from ibachat.agent.reading.parse import parse
 
-    nouns = {t.lemma_.lower(): t.text for t in parse(task[:2000]) if t.pos_ == "NOUN"}
+    doc = parse(task[:2000])
+    nouns = {t.lemma_.lower(): t.text for t in doc if t.pos_ == "NOUN"}
+    for t in doc[:-2]:  # "stand-up": a hyphenated word is one word of its kind, however the parse split it
+        if doc[t.i + 1].text == "-" and not t.whitespace_ and not doc[t.i + 1].whitespace_:
+            word = f"{t.text}-{doc[t.i + 2].text}"
+            nouns.setdefault(word.lower(), word)
     found: dict[str, str] = {}
     for group in load("kinds")["groups"]:
         members = [v for v in enum if v.lower() in group]

@@ -1,0 +1,206 @@
+"""Short words the small parser misreads (session 26): a weekday written short that is also an English
+word ("weds", "sat", "sun") is a day only where a day is said, and then it does not turn a command into
+a statement; an apostrophe between letters inside quotes ("'Mum's'") does not end the quote; and of the
+two parses of a command, the one that finds more things joined to its object is the list asked for, and
+"a" before a plural says the parse ran two things together ("a white bloomer and cheese scones").
+
+Tools are ones nobody on the team wrote (a sports centre, a barber, a print shop, a bakery).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from ibachat.agent.alignment.request_values import stated_values
+from ibachat.agent.reading.acts import read_act
+from ibachat.agent.reading.when import read_when
+
+NOW = datetime(2027, 5, 4, 9, 0, tzinfo=timezone.utc)  # a Tuesday
+
+
+def _tool(name: str, description: str, props: dict, required: list[str]) -> dict:
+    schema = {"type": "object", "properties": props, "required": required}
+    return {"name": name, "description": description, "parameters": schema}
+
+
+COURT = _tool(
+    "book_court",
+    "Book a badminton or squash court at a sports centre.",
+    {
+        "centre": {"type": "string", "description": "sports centre"},
+        "date": {"type": "string", "format": "date"},
+        "start": {
+            "type": "string",
+            "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$",
+            "description": "start time",
+        },
+    },
+    ["date", "start"],
+)
+PRINTS = _tool(
+    "order_prints",
+    "Order printed photos or posters from a print shop.",
+    {
+        "caption": {"type": "string", "description": "caption printed under the photo"},
+        "shop": {"type": "string"},
+    },
+    ["caption"],
+)
+BAKERY = _tool(
+    "order_bakes",
+    "Order bread and cakes from a bakery for collection.",
+    {"bakery": {"type": "string"}, "items": {"type": "array", "items": {"type": "string"}}},
+    ["items"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("squash court at Eastside weds at 6:45 please", "2027-05-05"),
+        ("cn u get us a court sat at 10", "2027-05-08"),
+        ("court for sun, 11am", "2027-05-09"),
+        ("see if there's a court free weds", "2027-05-05"),
+    ],
+)
+def test_a_short_weekday_where_a_day_is_said(text: str, day: str) -> None:
+    assert str(read_when(text, NOW).day) == day
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("we sat by the river on Thursday and loved it", "2027-05-06"),
+        ("my cousin weds her girlfriend on the 15th", "2027-05-15"),
+        ("remind me the sun rises at 5 on Friday", "2027-05-07"),
+        ("the kids sat their exams", "None"),
+    ],
+)
+def test_a_short_weekday_that_is_the_word_is_no_day(text: str, day: str) -> None:
+    assert str(read_when(text, NOW).day) == day
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "book a court at Eastside weds at 6:45",
+        "reserve the squash court weds at 7 for two of us",
+    ],
+)
+def test_a_command_with_a_short_weekday_stays_a_command(text: str) -> None:
+    act = read_act(text)
+    assert act.kind == "request" and act.requests
+
+
+def test_a_command_with_a_short_weekday_fills_the_day_and_time() -> None:
+    got = stated_values(COURT["parameters"], "book a court at Eastside weds at 6:45pm", NOW)
+    assert got["date"].value == "2027-05-05" and got["start"].value == "18:45"
+
+
+@pytest.mark.parametrize(
+    ("text", "caption"),
+    [
+        ("print this one with the caption 'Grandad's 80th' from Snappy Prints", "Grandad's 80th"),
+        ("order a poster captioned ‘Rosie’s first day’ from Snappy Prints", "Rosie’s first day"),
+    ],
+)
+def test_an_apostrophe_inside_quotes_does_not_end_them(text: str, caption: str) -> None:
+    got = stated_values(PRINTS["parameters"], text, NOW)
+    assert got["caption"].value == caption
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        # the plain parse makes "prawn" a second verb with "sandwiches" its object
+        ("order a focaccia and prawn sandwiches from Crumbs", ["focaccia", "prawn sandwiches"]),
+        # "a" cannot count "scones": two things, not one kind of scone
+        ("order a white bloomer and cheese scones from Crumbs", ["white bloomer", "cheese scones"]),
+        ("order a lemon drizzle and chocolate brownies from Crumbs", ["lemon drizzle", "chocolate brownies"]),
+        # one thing stays one: no plural for "a" to miscount
+        ("order a chicken and mushroom pie from Crumbs", ["chicken and mushroom pie"]),
+        ("order a sourdough loaf and almond croissants from Crumbs", ["sourdough loaf", "almond croissants"]),
+    ],
+)
+def test_the_parse_that_finds_every_thing_joined_is_the_list(text: str, items: list[str]) -> None:
+    got = stated_values(BAKERY["parameters"], text, NOW)
+    assert got["items"].value == items
+
+
+SEATS = _tool(
+    "reserve_seats",
+    "Reserve seats at a venue for a performance or a screening.",
+    {
+        "kind": {"type": "string", "enum": ["movie", "comedy", "opera", "dance"]},
+        "title": {"type": "string", "description": "title of the performance"},
+        "seats": {"type": "integer", "minimum": 1, "maximum": 10},
+    },
+    ["title"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("reserve 2 seats for the documentary Frozen Planet II on Sunday", "Frozen Planet II"),
+        ("reserve seats for the new Paddington film, 3 of us", "Paddington"),
+        ("4 seats for the opera La Traviata on the 12th", "La Traviata"),
+    ],
+)
+def test_a_title_after_the_words_of_its_kind(text: str, title: str) -> None:
+    assert stated_values(SEATS["parameters"], text, NOW)["title"].value == title
+
+
+def test_a_hyphenated_word_of_a_kind_names_its_value() -> None:
+    got = stated_values(SEATS["parameters"], "2 seats for Jo Brand's stand-up on Friday", NOW)
+    assert got["kind"].value == "comedy"
+
+
+BIKE = _tool(
+    "book_bike_repair",
+    "Book a bike repair at a cycle workshop.",
+    {
+        "date": {"type": "string", "format": "date"},
+        "problem": {"type": "string", "description": "what needs fixing"},
+    },
+    ["date", "problem"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (
+            "book the bike workshop for Saturday, I bent my back wheel on a kerb",
+            "I bent my back wheel on a kerb",
+        ),
+        ("bike repair on Friday for my squeaky brakes", "my squeaky brakes"),
+        ("can you book a bike repair tomorrow about the gears slipping", "the gears slipping"),
+        ("bike repair thurs pls, snapped a chain on the way home lol", "snapped a chain on the way home"),
+    ],
+)
+def test_why_it_is_needed_is_the_reason(text: str, problem: str) -> None:
+    assert stated_values(BIKE["parameters"], text, NOW)["problem"].value == problem
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "book a bike repair for Friday, I booked one last month but missed it",
+        "bike repair for my lunch break on Friday",
+        "book a bike repair for my son on Friday",
+    ],
+)
+def test_what_was_done_about_it_whom_and_when_are_no_reason(text: str) -> None:
+    assert "problem" not in stated_values(BIKE["parameters"], text, NOW)
+
+
+def test_one_word_after_for_my_may_be_whom_it_is_for() -> None:
+    assert "problem" not in stated_values(
+        BIKE["parameters"], "book a bike repair for my nephew's on Friday", NOW
+    )
+    assert "problem" not in stated_values(
+        BIKE["parameters"], "book a bike repair for my racer on Friday", NOW
+    )
