@@ -72,7 +72,6 @@ _BODY = re.compile(r"body|message|content|^text$|^note$|^notes$|details|^descrip
                    r"instructions|memo|reminder_text|what", re.I)  # fmt: skip
 _QUERY = re.compile(r"query|search|product|keywords?|^item$|item_name|^thing$", re.I)
 _THING = re.compile(r"medication|medicine|drug|prescription|dish|^meal$|^drink$|^order$|^service$", re.I)
-_REASON = re.compile(r"reason|purpose|symptoms?|concern|complaint|^problem$|^issue$|^why$", re.I)
 _AUTHOR = re.compile(r"author|artist|writer|director|composer|^by$|performer|band", re.I)
 _PEOPLE_LIST = re.compile(r"attendees?|participants?|guests?|people|persons|members|contacts|"
                           r"recipients|invited", re.I)  # fmt: skip
@@ -800,8 +799,6 @@ def _span_role(name: str, prop: dict[str, Any]) -> str | None:
         return "query"
     if _THING.search(name):
         return "thing"
-    if _REASON.search(name):
-        return "reason"
     if _BODY.search(name):
         return "body"
     return None
@@ -830,7 +827,7 @@ def _spans(
         return True
 
     for n, role in sorted(roles.items(), key=lambda kv: ["recipient", "subject", "title", "author", "query",
-                                                          "thing", "reason", "body"].index(kv[1])):  # fmt: skip
+                                                          "thing", "body"].index(kv[1])):  # fmt: skip
         if role == "recipient":
             if frame.emails:
                 out[n] = Stated(frame.emails[0], frame.emails[0])
@@ -844,8 +841,6 @@ def _spans(
                 if described is not None and after_the is not None and after_the.start < described.start:
                     described = None  # "a ticket for the Coldplay concert, I need step-free seating": a later clause's
                 give(n, described) or give(n, after_the)
-        elif role == "reason":
-            give(n, lab.get("about")) or give(n, _for_own(frame)) or give(n, _what_happened(frame.text))
         elif role == "author":
             give(n, next((s for p, s in frame.phrases if p == "by" and s.text[:1].isupper()), None))
         elif role in ("query", "thing"):
@@ -1411,15 +1406,17 @@ _TURNED_DOWN = re.compile(
 )
 _FINE = frozenset({"fine", "ok", "okay", "good", "great", "alright", "perfect", "best", "ideal", "better"})
 # The parameter for what is wrong or why (a closed class of schema words).
-_CAUSE = re.compile(r"problem|issue|fault|symptom|reason|complaint|concern|^why$", re.I)
+_CAUSE = re.compile(r"problem|issue|fault|symptom|reason|complaint|concern|purpose|^why$", re.I)
 
 
 def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
     """What is wrong, in the request's own clause: "because the hall lights keep tripping", "the kitchen
-    tap is leaking everywhere" (a clause with a subject of its own, other than the request's)."""
+    tap is leaking everywhere" (a clause with a subject of its own, other than the request's); else what
+    the request is about or for, or what happened (``_for_own``, ``_what_happened``)."""
     names = [n for n, p in props.items() if _free(p) and n not in out and _CAUSE.search(n)]
     if not names:
         return
+    from ibachat.agent.reading.acts import known_verb
     from ibachat.agent.reading.parse import parse
 
     doc = parse(task[:2000])
@@ -1429,6 +1426,10 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
         subj = [c for c in t.children if c.dep_ in ("nsubj", "nsubjpass")]
         if not subj or subj[0].pos_ not in ("NOUN", "PROPN") or t.i == 0:
             continue  # "I need ...", "it's urgent": the request or a comment, not what is wrong
+        if not known_verb(t.lower_):
+            continue  # "bike repair thurs pls": a day the tagger took for a verb
+        if any(x.text in ",;" for x in doc[subj[0].i : t.i]):
+            continue  # "bike repair thurs pls, snapped a chain": a fragment, then a clause without subject
         if any(c.dep_ == "acomp" and c.lower_ in _FINE for c in t.children):
             continue  # "video call is fine": a comment on the request
         if t.lemma_ == "be" and any(c.dep_ in ("attr", "acomp") and _timed(c) for c in t.children):
@@ -1452,6 +1453,12 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
         if len(clause.split()) >= 3:
             out[names[0]] = Stated(clause, clause)
             return
+    # what the request says it is "about", a described thing of the user's it is "for" ("for my lower back
+    # pain"), or what happened to the user ("lost a filling eating toffee")
+    frame = read_frame(task)
+    span = frame.labelled.get("about") or _for_own(frame) or _what_happened(task)
+    if span is not None and len(span.text) >= 2:
+        out[names[0]] = Stated(span.text, span.text)
 
 
 def _when_spans(task: str) -> tuple[tuple[int, int], ...]:
