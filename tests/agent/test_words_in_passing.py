@@ -147,6 +147,8 @@ SEATS = _tool(
         ("reserve 2 seats for the documentary Frozen Planet II on Sunday", "Frozen Planet II"),
         ("reserve seats for the new Paddington film, 3 of us", "Paddington"),
         ("4 seats for the opera La Traviata on the 12th", "La Traviata"),
+        # a colon inside the name, a format and a day after it
+        ("2 seats for the documentary Planet Earth: Oceans in 3D on Friday", "Planet Earth: Oceans"),
     ],
 )
 def test_a_title_after_the_words_of_its_kind(text: str, title: str) -> None:
@@ -178,6 +180,11 @@ BIKE = _tool(
         ),
         ("bike repair on Friday for my squeaky brakes", "my squeaky brakes"),
         ("can you book a bike repair tomorrow about the gears slipping", "the gears slipping"),
+        # "about" runs to its clause's end, short of a day said after it
+        (
+            "bike repair please, about the back brake that keeps squealing, on Saturday",
+            "the back brake that keeps squealing",
+        ),
         ("bike repair thurs pls, snapped a chain on the way home lol", "snapped a chain on the way home"),
     ],
 )

@@ -978,6 +978,22 @@ def _no_possessive(span: Span) -> Span:
     return Span(span.text[: m.start()], span.start, span.start + m.start()) if m else span
 
 
+def _about(frame: Frame, task: str) -> Span | None:
+    """What the request says it is about, to the end of its clause ("about the rash on my arm that won't
+    clear up"), short of a day or a time said after it."""
+    about = frame.labelled.get("about")
+    if about is None:
+        return None
+    end = re.search(r"[,.;!?]|\s+(?:and|but|so|please|pls)\b|$", task[about.start :])
+    b = about.start + (end.start() if end else len(task) - about.start)
+    for x, _ in frame.when_mask:
+        if about.start < x < b:
+            b = x
+    text = task[about.start : b].rstrip(" ,-–—")
+    text = re.sub(r"(?i)\s+(?:on|at|for|by|in|this|next)$", "", text)
+    return Span(text, about.start, about.start + len(text)) if text else about
+
+
 def _for_own(frame: Frame) -> Span | None:
     """ "a physio appointment for my lower back pain": what of the user's (or theirs') it is for, a thing
     described and not a person or a time ("for my mum", "for my lunch break" are whom and when)."""
@@ -1052,16 +1068,23 @@ def _title_after_the(frame: Frame) -> Span | None:
             return _no_possessive(Span(span.text[article.end() :], span.start + article.end(), span.end))
         kind = re.match(r"the\s+(?:[a-z][\w-]*\s+){1,2}(?=[A-Z])", span.text)
         if prep == "for" and kind and span.start not in places and not joined:
-            name = _NAME_RUN.match(span.text, kind.end())
+            # read on in the request itself: the phrase may end at a colon inside the name ("Dune: Part Three")
+            name = _NAME_RUN.match(frame.text, span.start + kind.end())
             if name is not None:
-                a = span.start + name.start()
-                return _no_possessive(Span(name.group(0), a, a + len(name.group(0))))
+                return _no_possessive(
+                    Span(
+                        name.group(0).rstrip(":"), name.start(), name.start() + len(name.group(0).rstrip(":"))
+                    )
+                )
     return None
 
 
+_DAY_OR_MONTH = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b"
 # a name as written: capitalised words and numbers, with the small words inside a title ("Toy Story 5",
-# "Dune: Part Three", "The Lord of the Rings")
-_NAME_RUN = re.compile(r"[A-Z][\w'’-]*:?(?:\s+(?:(?:of|the|and|in|on|a|an)\s+)*(?:[A-Z][\w'’-]*:?|\d+\b))*")
+# "Dune: Part Three", "The Lord of the Rings"), never a day or a month after it ("Wicked Friday")
+_NAME_RUN = re.compile(
+    r"[A-Z][\w'’-]*:?(?:\s+(?:(?:of|the|and|a|an)\s+)*(?:(?!" + _DAY_OR_MONTH + r")[A-Z][\w'’-]*:?|\d+\b))*"
+)
 
 
 def _title_of(frame: Frame) -> Span | None:
@@ -1456,7 +1479,7 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
     # what the request says it is "about", a described thing of the user's it is "for" ("for my lower back
     # pain"), or what happened to the user ("lost a filling eating toffee")
     frame = read_frame(task)
-    span = frame.labelled.get("about") or _for_own(frame) or _what_happened(task)
+    span = _about(frame, task) or _for_own(frame) or _what_happened(task)
     if span is not None and len(span.text) >= 2:
         out[names[0]] = Stated(span.text, span.text)
 
