@@ -211,3 +211,39 @@ def test_one_word_after_for_my_may_be_whom_it_is_for() -> None:
     assert "problem" not in stated_values(
         BIKE["parameters"], "book a bike repair for my racer on Friday", NOW
     )
+
+
+DIGEST = _tool(
+    "start_digest",
+    "Start a weekly podcast digest.",
+    {
+        "subjects": {"type": "array", "items": {"type": "string", "enum": ["history", "film", "science"]}},
+        "episode_length": {"type": "string", "enum": ["short", "medium", "long"], "default": "medium"},
+        "starred": {"type": "boolean", "description": "star it in the library", "default": False},
+    },
+    [],
+)
+
+
+def test_a_value_after_a_colon_is_a_value_where_no_words_are_kept() -> None:
+    got = stated_values(DIGEST["parameters"], "podcast digest: history + film, short only", NOW)
+    assert got["episode_length"].value == "short" and got["subjects"].value == ["history", "film"]
+
+
+@pytest.mark.parametrize(("text", "value"), [("start a history digest and star it", True),
+                                             ("start a history digest, don't star it", False)])  # fmt: skip
+def test_a_flag_said_as_its_verb_is_set(text: str, value: bool) -> None:
+    assert stated_values(DIGEST["parameters"], text, NOW)["starred"].value is value
+
+
+def test_a_flag_said_as_its_verb_reaches_the_call_with_its_words(tmp_path) -> None:
+    from ibachat.agent.planner import Planner
+    from memory.memory import Memory
+
+    memory = Memory.open(tmp_path / "m", embedder="minilm", fsync=False)
+    try:
+        out = Planner(memory, None).act("start a history podcast digest and star it", now=NOW, tools=[DIGEST])
+    finally:
+        memory.close()
+    assert out.tool_call is not None and out.tool_call.arguments.get("starred") is True
+    assert "star" in out.tool_call.reasons["starred"]

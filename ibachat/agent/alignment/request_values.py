@@ -1228,7 +1228,10 @@ def _topics(frame: Frame) -> list[str]:
 # ----------------------------------------------------------------------------------- enums and flags
 def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated]) -> None:
     found: dict[str, tuple[Any, str]] = {}
-    said = _outside_content(frame, task)  # "remind me to call the dentist": "call" is no channel
+    # "remind me to call the dentist": "call" is no channel; what follows a colon is words to keep only for
+    # a tool that keeps words ("news briefing: tech, headlines only": the briefing's own values)
+    keeps_words = any(_free(p) and _span_role(n, p) == "body" for n, p in props.items())
+    said = _outside_content(frame, task, keep=() if keeps_words else ("colon",))
     said = re.sub(  # "email me rather than sms": what is turned down names no value
         r"[\w'-]+", lambda m: " " * len(m.group(0)) if _refused_word(m.group(0), frame) else m.group(0), said
     )
@@ -1563,6 +1566,8 @@ def _flags(props: dict[str, Any], frame: Frame, out: dict[str, Stated], about: s
                 ),
                 None,
             )
+            if hit is None:  # "pin it" for pinned: the name word's own lemma said (lemminflect's dictionary)
+                hit = next((x for x in _word_lemmas(w) if x in lemmas and len(x) >= 3), None)
             if hit is None and w in _SELF_WORDS:  # "cc me" for cc_self: the user is "me"
                 me = re.search(r"(?i)\b(?:me|myself)\b", frame.text)
                 hit = me.group(0).lower() if me else None
@@ -1584,6 +1589,13 @@ def _flags(props: dict[str, Any], frame: Frame, out: dict[str, Stated], about: s
                     value = any(_same(h, f) for h in hits for f in free_of)  # "perfume_free": True
                 out[n] = Stated(value, quote, REFUSED if negated else "=")
     _flags_by_description(props, frame, out, about)
+
+
+def _word_lemmas(word: str) -> tuple[str, ...]:
+    """The lemmas English has for ``word`` other than itself ("pinned": pin)."""
+    from lemminflect import getAllLemmas
+
+    return tuple(sorted({x for ls in getAllLemmas(word).values() for x in ls if x != word}))
 
 
 def _flags_by_description(props: dict[str, Any], frame: Frame, out: dict[str, Stated], about: str) -> None:

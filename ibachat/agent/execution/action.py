@@ -258,7 +258,7 @@ def pin_certain_values(
     """Make certain what the user has settled: answers, the names the request gives, "the usual" the plan
     is sure of, and what past calls of this tool agree on once those are fixed (``settled_by_past_calls``)."""
     from ibachat.agent.alignment.plan_types import ParamDirective
-    from ibachat.agent.alignment.request_values import REFUSED, stated_values, tool_about
+    from ibachat.agent.alignment.request_values import stated_values, tool_about
     from ibachat.agent.alignment.usual import free_text
     from ibachat.agent.execution.clarify import options, question_param, settled_by_past_calls
     from ibachat.agent.execution.slots import is_content
@@ -290,7 +290,8 @@ def pin_certain_values(
     for n, s in stated.items():  # an allowed value the request names ("the spin class", "a physio slot"),
         # a flag set by a thing it turns down ("skip the cutlery": a flag described "include cutlery")
         prop = props.get(n)
-        flag = isinstance(prop, dict) and prop.get("type") == "boolean" and s.op == REFUSED
+        # a flag the request sets by its own words ("pin it", "quiet room") or by a thing it turns down
+        flag = isinstance(prop, dict) and prop.get("type") == "boolean" and isinstance(s.value, bool)
         # a list of allowed values ("sport, opera and music": each one the list allows), as the words give it
         listed = isinstance(prop, dict) and bool((prop.get("items") or {}).get("enum")) and bool(s.value)
         if listed:
