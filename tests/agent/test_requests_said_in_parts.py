@@ -112,3 +112,26 @@ def test_a_want_then_a_command_on_its_pronoun_routes_by_the_command(minilm) -> N
 def test_a_want_then_a_plan_of_one_s_own_stays_a_want() -> None:
     act = read_act("we need a plumber, I'll call one tomorrow")
     assert all(r.verb is None for r in act.requests)
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("motor boat for 4 tomorrow at 10, we'll be at the jetty by 9:45", "hire_boat"),
+        ("2 hours on a rowing boat this Saturday at 11 — I'll bring the life jackets", "hire_boat"),
+    ],
+)
+def test_a_thing_asked_for_then_the_user_s_own_plan_is_still_asked_for(minilm, text: str, tool: str) -> None:
+    r = route(text, TOOLS, minilm)
+    assert r.kind == "tool" and r.tool["name"] == tool, r.why
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pedalo on the lake last weekend, I'll never do that again",
+        "big groom day tomorrow, we'll see how she copes",
+    ],
+)
+def test_a_comment_then_the_user_s_own_plan_stays_text(minilm, text: str) -> None:
+    assert route(text, TOOLS, minilm).kind == "text"

@@ -185,6 +185,14 @@ def read_act(message: str) -> SpeechAct:
         # a word capitalised as a name is no command's verb ("lmao my cat just knocked ...")
         if again.kind == "request" and not (verb and only_a_name(verb.lower())):
             return again
+    if found.kind == "statement":
+        # "iced matcha latte from Blue Bottle, I'll swing by whenever it's ready": a thing asked for, then
+        # what the user will do about it; the thing is read on its own
+        m = _OWN_PLAN.search(text)
+        if m is not None and m.start() > 0:
+            first_part = _read(text[: m.start()].rstrip(" ,;-–—"))
+            if first_part.kind == "request":
+                return first_part
     verbless = found.kind == "request" and found.requests[0].form in ("fragment", "elliptical")
     if found.kind in ("statement", "question") or verbless:
         mended = respelled(text)
@@ -197,6 +205,18 @@ def read_act(message: str) -> SpeechAct:
             if first is not None and ({*(first.verb or "").split(), first.head} & changed):
                 return again
     return found
+
+
+# a break, then the user's own plan ("I'll swing by", "we will collect it", "I'm going to pick it up"): a
+# closed class of first-person future forms
+_OWN_PLAN = re.compile(
+    r"(?i)(?:,|;|\s[-–—])\s*(?:and\s+)?(?:i|we)\s*(?:'ll|’ll|\s+will|\s+can|'m going to|’m going to|\s+am going to)\s+\w+"
+)
+
+
+def asks_with(word: str) -> bool:
+    """``word`` is a verb of the request classes (``data/act_verbs.json``: "order", "book", "get"...)."""
+    return any(word in {w.split()[0] for w in ws} for ws in _verb_classes().values())
 
 
 def respelled(text: str) -> str:
