@@ -247,3 +247,42 @@ def test_a_flag_said_as_its_verb_reaches_the_call_with_its_words(tmp_path) -> No
         memory.close()
     assert out.tool_call is not None and out.tool_call.arguments.get("starred") is True
     assert "star" in out.tool_call.reasons["starred"]
+
+
+DELI = _tool(
+    "order_deli",
+    "Order sandwiches and sides from a deli for delivery.",
+    {
+        "deli": {"type": "string"},
+        "items": {"type": "array", "items": {"type": "string"}},
+        "size": {"type": "string", "enum": ["regular", "large"], "default": "regular"},
+    },
+    ["items"],
+)
+NOTE = _tool(
+    "jot_note",
+    "Keep a note in the notebook.",
+    {"title": {"type": "string"}, "text": {"type": "string"}},
+    ["text"],
+)
+
+
+def test_a_quality_read_as_another_value_is_no_part_of_the_thing() -> None:
+    got = stated_values(DELI["parameters"], "get me a large pastrami sandwich from Katz Corner", NOW)
+    assert got["size"].value == "large" and got["items"].value == ["pastrami sandwich"]
+
+
+def test_a_dish_whose_first_word_is_a_verb_is_no_command() -> None:
+    # "jerk" is an English verb, but no request is made with it: the dish is named whole (the parse still
+    # splits the second dish, "plantain fritters", which this does not mend)
+    got = stated_values(
+        DELI["parameters"], "jerk chicken and plantain fritters from Island Grill, tip 10%", NOW
+    )
+    assert got["items"].value[0] == "jerk chicken"
+
+
+def test_words_after_a_colon_run_through_their_semicolons() -> None:
+    got = stated_values(
+        NOTE["parameters"], "note titled 'Camping': book the ferry; pack the tent; buy gas.", NOW
+    )
+    assert got["text"].value == "book the ferry; pack the tent; buy gas"

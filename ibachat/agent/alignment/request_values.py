@@ -197,6 +197,7 @@ def _stated(
     _flags(props, frame, out, about)
     for name in ranged:  # no later reading ("two to three nights" as nights) takes one end of it
         out.pop(name, None)
+    _without_other_values(props, out)
     if task != said:  # a value read across a cut quotes only the words the user wrote
         out = {n: dataclasses.replace(v, quote=own_words(v.quote, said)) for n, v in out.items()}
     for n, v in out.items():  # "the gate code is 4411, and cc me": what follows is about the message
@@ -218,6 +219,36 @@ def _stated(
             if m and m.start() > 0 and v.value == v.quote:
                 out[n] = dataclasses.replace(v, value=v.value[: m.start()], quote=v.quote[: m.start()])
     return tuple(out.items()), tuple(ranged.items())
+
+
+def _only_a_quality(word: str) -> bool:
+    """English has ``word`` as an adjective and not as a noun ("large", not "oat": "oat milk" is a thing)."""
+    from lemminflect import getAllLemmas
+
+    kinds = getAllLemmas(word)
+    return "ADJ" in kinds and "NOUN" not in kinds
+
+
+def _without_other_values(props: dict[str, Any], out: dict[str, Stated]) -> None:
+    """ "a large veggie biryani" with "large" read as the portion: a thing of a list of things starts
+    after a quality that is another parameter's allowed value, said once and read as that value ("oat
+    milk" stays a thing: "oat" is a noun)."""
+    words = {
+        str(v.quote).lower()
+        for n, v in out.items()
+        if isinstance(props.get(n), dict) and props[n].get("enum") and isinstance(v.value, str)
+    }
+    for n, v in list(out.items()):
+        items = (props.get(n) or {}).get("items")
+        if not (isinstance(v.value, list) and isinstance(items, dict) and _free(items)):
+            continue
+        kept = []
+        for item in v.value:
+            first, _, rest = str(item).partition(" ")
+            kept.append(rest if rest and first.lower() in words and _only_a_quality(first.lower()) else item)
+        if kept != v.value:
+            quote = "; ".join(kept) if v.quote == "; ".join(map(str, v.value)) else v.quote
+            out[n] = dataclasses.replace(v, value=kept, quote=quote)
 
 
 # a clause after a break whose object is the thing being made ("make it brief", "label it urgent", "file
@@ -816,7 +847,8 @@ def _spans(
 ) -> None:
     lab = frame.labelled
     roles = {n: r for n, p in props.items() if _free(p) and n not in out and (r := _span_role(n, p))}
-    has_title = "title" in roles.values() or "subject" in roles.values()
+    # a tool with a title takes its words as a note's, not a reminder's (the title may be read already)
+    has_title = any(_span_role(n, p) in ("title", "subject") for n, p in props.items() if _free(p))
     used = {v.quote for v in out.values() if isinstance(v.value, str)}  # a quote a name took is not the body
 
     def give(n: str, span: Span | None) -> bool:
@@ -1474,8 +1506,16 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
         for x, _ in sorted(_when_spans(task), reverse=True):  # "cracked last night": what, not when
             if a < x and task[x:b].strip(" ,.") and a + len(clause) <= b:
                 clause = task[a:x].strip(" ,.") if x - a >= len(clause) * 0.5 else clause
-        if "," in clause:
-            clause = clause.split(",")[0] if subj[0].idx < a + clause.find(",") else clause
+        if (
+            "," in clause
+        ):  # the part of it that holds its subject ("in the afternoon, a filling's fallen out")
+            parts, at = [], a
+            for part in clause.split(","):
+                parts.append((task.find(part.strip(), at), part.strip()))
+                at += len(part) + 1
+            clause = next(
+                (p for start, p in parts if start <= subj[0].idx < start + len(p)), clause.split(",")[0]
+            )
         if len(clause.split()) >= 3:
             out[names[0]] = Stated(clause, clause)
             return

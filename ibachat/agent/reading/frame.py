@@ -153,6 +153,7 @@ _REMIND_VERBS = frozenset({"remind", "ping", "nudge", "alert", "prompt", "text",
 _TITLE_WORDS = ("titled", "entitled", "called", "named", "title", "headed")
 _SUBJECT_WORDS = ("subject line", "subject", "re:", "regarding")
 _CLAUSE_END = re.compile(r"[.!?;](?:\s|$)|\n")
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)|\n")
 
 # Day and time words: a closed class (weekdays, months, relative days, parts of the day, clock forms).
 _WD = r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?"
@@ -1021,11 +1022,12 @@ def _clause_tail(
     stop_at_comma: bool,
     stop_at_time: bool = False,
     keep_time: bool = False,
+    ends: re.Pattern[str] | None = None,
 ) -> Span | None:
     """From ``start`` to the end of its clause (a full stop, a question mark, a new line), trimmed of a
     day or a time at its end and of a trailing "please"; ``stop_at_time``: ended by the first day or time
     ("to pay it on the 31st at 9am and then monthly": pay it)."""
-    m = _CLAUSE_END.search(text, start)
+    m = (ends or _CLAUSE_END).search(text, start)
     end = m.start() if m else len(text)
     if stop_at_time:
         end = min([end] + [a for a, _ in mask if start < a < end])
@@ -1120,7 +1122,7 @@ def _labelled(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> dict[st
     quotes = [(q.start(), q.end()) for q in _QUOTED.finditer(text)]
     c = next((i for i, ch in enumerate(text) if ch == ":" and not any(a <= i < b for a, b in quotes)), -1)
     if c >= 0 and not re.match(r"\d", text[c + 1 : c + 2] or "") and not re.search(r"\d$", text[:c]):
-        span = _clause_tail(text, c + 1, (), stop_at_comma=False)
+        span = _clause_tail(text, c + 1, (), stop_at_comma=False, ends=_SENTENCE_END)  # "a; b; c": all of it
         if span is not None and len(span.text) >= 3:
             out["colon"] = span
         # "reminder: renew the car tax, on the 20th at 9am": what to do, without its when and how
@@ -1335,13 +1337,15 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
         for t in doc:
             # after "please ": the command's verb, however tagged, if English has it as a verb at all
             # ("paneer tikka and naan from ...": no verb "paneer")
-            command = shift and t.head.i == 1 and known_verb(t.head.lower_)
+            command = shift and t.head.i == 1 and known_verb(t.head.lower_) and not _a_dish_word(text)
             if shift and t.head.i == 1 and not command and t.head.pos_ == "VERB":
                 continue
             if (
                 t.dep_ in ("dobj", "obj")
                 and t.pos_ in ("NOUN", "PROPN")
                 and (t.head.pos_ == "VERB" or command)
+                # a word no dictionary has as a verb is a misread noun ("..., gluten free, tip 20%")
+                and known_verb(t.head.lower_)
                 and t.head.lemma_.lower() not in _ADDRESS_VERBS
                 and spelled_out(t.text).lower() not in ("please", "thanks")  # "grocery run pls: ..."
                 # "make it extra mustard": what "it" is to be made, no thing asked for
@@ -1355,8 +1359,10 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
                 spans = [_np_span(tokens, h, text, shift) for h in heads]
                 lemmas = [h.lemma_.lower() for h in heads]
                 if len(heads) == 1:
-                    split = _article_split(tokens, t, text, shift) or _noun_conjunct_of_verb(
-                        tokens, t, text, shift
+                    split = (
+                        _article_split(tokens, t, text, shift)
+                        or _noun_conjunct_of_verb(tokens, t, text, shift)
+                        or _phrase_and_thing(tokens, t, text, shift)
                     )
                     if split is not None:
                         spans, lemmas = split
@@ -1388,6 +1394,27 @@ def _article_split(
     return None
 
 
+def _phrase_and_thing(
+    tokens: list[Token], head: Token, text: str, shift: int
+) -> tuple[list[Span], list[str]] | None:
+    """ "pad thai and spring rolls": the parse hung a phrase of two or more words ("pad thai") on the
+    second thing as its modifier, with the "and" inside it; a one-word modifier stays one thing with its
+    head ("chicken and mushroom pie")."""
+    for mod in head.lefts:
+        cc = [c for c in mod.children if c.dep_ == "cc" and c.lower_ in ("and", "&", "plus")]
+        own = [
+            c
+            for c in mod.lefts
+            if c.dep_ in ("compound", "amod", "nmod") and c.pos_ in ("NOUN", "PROPN", "ADJ")
+        ]
+        if mod.dep_ in ("nmod", "compound") and mod.pos_ in ("NOUN", "PROPN") and cc and own:
+            first = _np_span(tokens, mod, text, shift)
+            a = tokens[cc[0].i + 1].idx - shift
+            b = head.idx + len(head.text) - shift
+            return [first, Span(text[a:b], a, b)], [mod.lemma_.lower(), head.lemma_.lower()]
+    return None
+
+
 def _noun_conjunct_of_verb(
     tokens: list[Token], obj: Token, text: str, shift: int
 ) -> tuple[list[Span], list[str]] | None:
@@ -1405,6 +1432,22 @@ def _noun_conjunct_of_verb(
                 objs[0].lemma_.lower(),
             ]
     return None
+
+
+def _a_dish_word(text: str) -> bool:
+    """The first word is a verb no request is made with ("pad" of "pad thai", not "order", "get") and the
+    plain parse reads it as part of a noun: the phrase names a thing, it does not command."""
+    from ibachat.agent.reading.acts import asks_with
+    from ibachat.agent.reading.parse import parse
+
+    doc = parse(text)
+    first = doc[0] if len(doc) else None
+    return (
+        first is not None
+        and first.pos_ in ("NOUN", "PROPN")
+        and first.dep_ in ("compound", "nmod")
+        and not asks_with(first.lower_)
+    )
 
 
 def _leading_things(doc: Doc, text: str) -> tuple[int, list[Span], list[str]] | None:
@@ -1432,9 +1475,14 @@ def _leading_things(doc: Doc, text: str) -> tuple[int, list[Span], list[str]] | 
         return None
     tokens = list(doc)
     spans = [_np_span(tokens, h, text) for h in heads]
+    lemmas = [h.lemma_.lower() for h in heads]
+    if len(heads) == 1:
+        split = _article_split(tokens, heads[0], text, 0) or _phrase_and_thing(tokens, heads[0], text, 0)
+        if split is not None:
+            spans, lemmas = split
     if any(re.search(r"\bof\b", s.text) for s in spans):
         return None  # "a small portion of mac and cheese": how much of what, which the parse splits
-    return chunk.start_char, spans, [h.lemma_.lower() for h in heads]
+    return chunk.start_char, spans, lemmas
 
 
 def _nouned_command(doc: Doc, text: str) -> tuple[int, list[Span], list[str]] | None:
@@ -1449,6 +1497,7 @@ def _nouned_command(doc: Doc, text: str) -> tuple[int, list[Span], list[str]] | 
         or tokens[0].pos_ != "NOUN"
         or tokens[0].dep_ != "compound"
         or not known_verb(tokens[0].lower_)
+        or _a_dish_word(text)  # "pad thai and ...": a verb no request is made with
     ):
         return None
     head = tokens[0].head
