@@ -135,3 +135,15 @@ def test_a_thing_asked_for_then_the_user_s_own_plan_is_still_asked_for(minilm, t
 )
 def test_a_comment_then_the_user_s_own_plan_stays_text(minilm, text: str) -> None:
     assert route(text, TOOLS, minilm).kind == "text"
+
+
+@pytest.mark.parametrize(
+    ("text", "head"),
+    [
+        ("my husband needs running shoes size 10 by friday, order some please", "shoe"),
+        ("my daughter needs wellies size 11 for school, can you order some", "wellie"),
+    ],
+)
+def test_a_pronoun_stands_for_the_thing_not_its_measure(text: str, head: str) -> None:
+    first = read_act(text).requests[0]
+    assert first.head == head, first

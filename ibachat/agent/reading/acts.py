@@ -1111,18 +1111,31 @@ def _antecedent(sent, upto: int | None = None):
     first of the sentences before ``sent``."""
     doc = sent.doc
     if upto is not None:
-        near = [
-            c for c in doc.noun_chunks if sent.start <= c.start and c.end <= upto and c.root.pos_ == "NOUN"
+        chunks = [
+            (c, _without_measure(c))
+            for c in doc.noun_chunks
+            if sent.start <= c.start and c.end <= upto and c.root.pos_ == "NOUN"
         ]
+        near = [thing for _, thing in chunks if thing is not None]
         # a core argument ("I need a lift home from the pub ..., can you sort it?": the lift, not the pub)
         # before the nearest noun phrase of all
-        core = [c for c in near if c.root.dep_ in _CORE_ARGUMENTS]
+        core = [thing for c, thing in chunks if thing is not None and c.root.dep_ in _CORE_ARGUMENTS]
         if core or near:
             return (core or near)[-1]
     for chunk in doc.noun_chunks:
         if chunk.end <= sent.start and chunk.root.pos_ == "NOUN":
             return chunk
     return None
+
+
+def _without_measure(chunk):
+    """The thing of a noun phrase whose head is a measure of it with a number after it ("football boots
+    size 5": the boots); a measure alone ("size 5") is no thing; any other phrase as it is."""
+    doc, root = chunk.doc, chunk.root
+    after = doc[root.i + 1] if root.i + 1 < len(doc) else None
+    if after is None or not after.like_num or after.head.i != root.i:
+        return chunk
+    return doc[chunk.start : root.i] if root.i > chunk.start else None
 
 
 def _phrasal(verb) -> str:
