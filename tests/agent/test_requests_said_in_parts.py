@@ -147,3 +147,30 @@ def test_a_comment_then_the_user_s_own_plan_stays_text(minilm, text: str) -> Non
 def test_a_pronoun_stands_for_the_thing_not_its_measure(text: str, head: str) -> None:
     first = read_act(text).requests[0]
     assert first.head == head, first
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hire us a rowing boat for 2 hours tomorrow at 10?",
+        "Can't face the crowds. Get us a motor boat for an hour on Sunday, would you?",
+    ],
+)
+def test_a_command_with_a_question_mark_or_tag_is_a_request(minilm, text: str) -> None:
+    r = route(text, TOOLS, minilm)
+    assert r.kind == "tool" and r.tool["name"] == "hire_boat", r.why
+
+
+@pytest.mark.parametrize("text", ["fancy a boat on the lake?", "hire a rowing boat or a pedalo?"])
+def test_a_wish_or_a_choice_asked_stays_a_question(text: str) -> None:
+    assert read_act(text).kind == "question"
+
+
+def test_a_command_whose_object_s_clause_the_parse_made_its_subject() -> None:
+    act = read_act("Draft a message to the club saying Sunday's match is off, don't send it yet")
+    assert act.requests and act.requests[0].verb == "draft"
+
+
+def test_a_verb_written_with_its_prefix_apart_is_the_verb() -> None:
+    act = read_act("re-book the groomer for Friday please")
+    assert act.requests and act.requests[0].verb == "rebook"

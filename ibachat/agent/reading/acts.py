@@ -166,6 +166,12 @@ def truecased(text: str) -> str:
 def read_act(message: str) -> SpeechAct:
     """What ``message`` asks the assistant to do, from its form (no tools involved)."""
     text = spelled_out(_SPACES.sub(" ", own_text(message[:MAX_READ_CHARS])).strip())
+    # "re-order my metformin": a verb written with its prefix apart is the verb the dictionary has
+    text = re.sub(
+        r"(?i)\b(re|pre)-([a-z]{3,})\b",
+        lambda m: m.group(1) + m.group(2) if _a_verb((m.group(1) + m.group(2)).lower()) else m.group(0),
+        text,
+    )
     if not re.search(r"[A-Za-z]", text):
         return SpeechAct("empty", why="no words")
     found = _read(text)
@@ -217,6 +223,11 @@ _OWN_PLAN = re.compile(
 def asks_with(word: str) -> bool:
     """``word`` is a verb of the request classes (``data/act_verbs.json``: "order", "book", "get"...)."""
     return any(word in {w.split()[0] for w in ws} for ws in _verb_classes().values())
+
+
+def _a_verb(word: str) -> bool:
+    """A verb of English (lemminflect's dictionary) or of the request classes ("rebook")."""
+    return known_verb(word) or asks_with(word)
 
 
 def respelled(text: str) -> str:
@@ -660,7 +671,7 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
         j = i + (2 if i + 1 < len(low) and low[i + 1] in ("'s", "us") else 1)
         found = _command(sent, tokens, j, "lets")
         return ("request", found) if found else ("statement", [])
-    if question:
+    if question and not _a_command_asked(sent, tokens, i, text):
         return "question", []
     if _FREQUENCY.match(sent.doc.text[tokens[i].idx : sent.end_char]):
         return "standing", []  # "always order me the large size": a rule for every order, not one now
@@ -698,6 +709,53 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
             )
         ]
     return "statement", []
+
+
+# a break and then a question of its own ("..., what did ...", ": is this ..."): closed class of openers
+_QUESTION_AFTER = re.compile(
+    r"(?i)[,:;—–-]\s*(?:what|who|whom|whose|when|where|why|how|which|is|are|was|were|do|does|did|can|could|"
+    r"would|will|should|shall|have|has|had|am)\b[^.!]*\?\s*$"
+)
+_THINKING = frozenset(
+    {"know", "think", "remember", "believe", "guess", "mind", "reckon", "suppose", "see", "hear"}
+)
+_WISH_VERBS = frozenset(
+    {"fancy", "want", "like", "need", "prefer"}
+)  # "fancy a coffee?": what is wanted, asked
+# a command with a question tag after it ("..., would you?", "..., can u?"): a closed class of tags
+_TAG_QUESTION = re.compile(r"(?i),\s*(?:would|could|can|will)\s+(?:you|u|ya)(?:\s+please)?\s*\?+\s*$")
+
+
+def _a_command_asked(sent, tokens: list, i: int, text: str) -> bool:
+    """A command said with a question mark ("order two margheritas from Pizza Pilgrims to the flat?") or
+    with a question tag ("get two wraps sent over from Zaytoun, would you?"): a request, not a question.
+    A verb of liking or wanting that opens it ("fancy a coffee?") asks what the user wants; a question of
+    its own after a break ("remind me, what did the doctor say?") is what is asked."""
+    tok = tokens[i]
+    if tok.lemma_.lower() in _STANCE_VERBS | _WISH_VERBS:
+        return False
+    if _TAG_QUESTION.search(text):
+        return _is_command(sent, tokens, i)
+    if _QUESTION_AFTER.search(text):
+        return False
+    if any(t.lower_ == "or" for t in tokens[i:]):
+        return False  # "book the cheapest or the fastest train?": which one, asked
+    classes = _verb_classes()
+    words = (
+        classes.get("speech", frozenset())
+        | classes.get("consult", frozenset())
+        | classes.get("reply", frozenset())
+    )
+    acting = asks_with(tok.lower_) and tok.lower_ not in words
+    # a verb of doing with its own object ("hire us a rowing boat ...?"), never one of knowing, thinking,
+    # telling or answering
+    done_to = (
+        tok.tag_ == "VB"
+        and tok.lemma_.lower() not in _THINKING
+        and tok.lower_ not in words
+        and any(c.dep_ in ("dobj", "dative") for c in tok.children)
+    )
+    return (acting or done_to) and _is_command(sent, tokens, i)
 
 
 def _opinion_opens(tok) -> bool:
@@ -837,7 +895,7 @@ def command_parse(clause: str, *, finite: bool = True):
     alt = imperative_parse(clause)
     if len(alt) >= 2 and _verbal(alt[1]):
         return alt, 1
-    first = re.split(r",|;| - | – ", clause, maxsplit=1)[0]
+    first = re.split(r",|;| - | – | — ", clause, maxsplit=1)[0]
     if first != clause and len(first.split()) >= 2:
         # "book an uber to the airport for 4:30, XL, we've got five suitcases": what follows the comma
         # makes the small model read the verb as a clause hung on another; the command is its first part
@@ -873,7 +931,12 @@ def _verbal(verb) -> bool:
         and verb.dep_ == "ROOT"
         and any(c.dep_ in ("dobj", "dative") for c in verb.children)
     )
-    if not verbal or verb.dep_ not in ("ROOT", "conj", "xcomp", "ccomp", "advcl"):
+    # a base form with an object that the parse made the subject of a later finite verb ("please draft an
+    # email saying the meeting is off": "draft" under "is") is still the command
+    subject_clause = (
+        verb.dep_ == "csubj" and verb.tag_ == "VB" and any(c.dep_ == "dobj" for c in verb.children)
+    )
+    if not verbal or (verb.dep_ not in ("ROOT", "conj", "xcomp", "ccomp", "advcl") and not subject_clause):
         return False
     # a command says what to act on: a bare word ("lol", "knock knock") is not one
     return any(c.dep_ in _ARGUMENT_DEPS for c in verb.children)
