@@ -161,7 +161,15 @@ def test_a_command_with_a_question_mark_or_tag_is_a_request(minilm, text: str) -
     assert r.kind == "tool" and r.tool["name"] == "hire_boat", r.why
 
 
-@pytest.mark.parametrize("text", ["fancy a boat on the lake?", "hire a rowing boat or a pedalo?"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fancy a boat on the lake?",
+        "hire a rowing boat or a pedalo?",
+        "do boat hire places usually give you life jackets?",
+        "remind me, what time does the lake close?",
+    ],
+)
 def test_a_wish_or_a_choice_asked_stays_a_question(text: str) -> None:
     assert read_act(text).kind == "question"
 

@@ -286,3 +286,29 @@ def test_words_after_a_colon_run_through_their_semicolons() -> None:
         NOTE["parameters"], "note titled 'Camping': book the ferry; pack the tent; buy gas.", NOW
     )
     assert got["text"].value == "book the ferry; pack the tent; buy gas"
+
+
+BIKE_HIRE = _tool(
+    "hire_bike",
+    "Hire a bike for some days.",
+    {
+        "pickup_point": {"type": "string", "description": "where to collect the bike"},
+        "start": {"type": "string", "format": "date"},
+    },
+    ["pickup_point", "start"],
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("hire me a bike from Evans Cycles in Bristol tomorrow", "Evans Cycles in Bristol"),
+        (
+            "hire a bike from the Brompton hub at Waterloo Station on Friday",
+            "Brompton hub at Waterloo Station",
+        ),
+        ("hire a bike from Evans Cycles in May", "Evans Cycles"),
+    ],
+)
+def test_a_place_that_serves_and_where_it_stands_are_one_place(text: str, where: str) -> None:
+    assert stated_values(BIKE_HIRE["parameters"], text, NOW)["pickup_point"].value == where

@@ -502,6 +502,19 @@ def _places(
             ):
                 words.pop()  # "Mumbai to Pune train": the place, not the thing the tool books
             text = " ".join(words)
+            if (
+                role in ("origin", "location")
+                and span.text == text
+                and (text[:1].isupper() or text.startswith("the "))
+            ):
+                # "from Hertz in Croydon", "from the Hertz at Edinburgh Waverley": a place that serves and
+                # where it stands, one place to go to (never a month or a day after it)
+                more = re.match(
+                    rf"\s+(?:in|at)\s+(?!{_DAY_OR_MONTH}|May\b)[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*",
+                    frame.text[span.end :],
+                )
+                if more:
+                    text = re.sub(r"(?i)^the\s+", "", text + frame.text[span.end : span.end + more.end()])
             out[n] = Stated(text, text)
 
 

@@ -732,8 +732,12 @@ def _a_command_asked(sent, tokens: list, i: int, text: str) -> bool:
     A verb of liking or wanting that opens it ("fancy a coffee?") asks what the user wants; a question of
     its own after a break ("remind me, what did the doctor say?") is what is asked."""
     tok = tokens[i]
-    if tok.lemma_.lower() in _STANCE_VERBS | _WISH_VERBS:
-        return False
+    if (
+        tok.lemma_.lower() in _STANCE_VERBS | _WISH_VERBS
+        or tok.dep_ in ("aux", "auxpass")
+        or tok.pos_ == "AUX"
+    ):
+        return False  # "do hotels in Japan usually include breakfast?": an auxiliary opens a yes/no question
     if _TAG_QUESTION.search(text):
         return _is_command(sent, tokens, i)
     if _QUESTION_AFTER.search(text):
