@@ -1359,10 +1359,8 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
                 spans = [_np_span(tokens, h, text, shift) for h in heads]
                 lemmas = [h.lemma_.lower() for h in heads]
                 if len(heads) == 1:
-                    split = (
-                        _article_split(tokens, t, text, shift)
-                        or _noun_conjunct_of_verb(tokens, t, text, shift)
-                        or _phrase_and_thing(tokens, t, text, shift)
+                    split = _modifier_and_thing(tokens, t, text, shift) or _noun_conjunct_of_verb(
+                        tokens, t, text, shift
                     )
                     if split is not None:
                         spans, lemmas = split
@@ -1376,42 +1374,34 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
     return (best[1], best[2], best[0]) if best else ([], [], -1)
 
 
-def _article_split(
+def _modifier_and_thing(
     tokens: list[Token], head: Token, text: str, shift: int
 ) -> tuple[list[Span], list[str]] | None:
-    """ "a white bloomer and cheese scones": "a" cannot count a plural, so the parse that hung the first thing
-    on the second as a modifier ran two things together; split at the "and" into the thing "a" counts and
-    the plural."""
-    if head.tag_ != "NNS" or not any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children):
-        return None
+    """Two things the parse ran together by hanging the first on the second as its modifier, with the
+    "and" inside it; split at the "and". Said so when "a" counts a plural ("a white bloomer and cheese
+    scones") or when the modifier is a phrase of two or more words ("pad thai and spring rolls"); a
+    one-word modifier stays one thing with its head ("chicken and mushroom pie")."""
+    counted_plural = head.tag_ == "NNS" and any(
+        c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children
+    )
     for mod in head.lefts:
         cc = [c for c in mod.children if c.dep_ == "cc" and c.lower_ in ("and", "&", "plus")]
-        if mod.dep_ in ("nmod", "compound", "amod") and mod.pos_ in ("NOUN", "PROPN") and cc:
-            first, second = _np_span(tokens, mod, text, shift), cc[0].i + 1
-            a = tokens[second].idx - shift
-            b = head.idx + len(head.text) - shift
-            return [first, Span(text[a:b], a, b)], [mod.lemma_.lower(), head.lemma_.lower()]
-    return None
-
-
-def _phrase_and_thing(
-    tokens: list[Token], head: Token, text: str, shift: int
-) -> tuple[list[Span], list[str]] | None:
-    """ "pad thai and spring rolls": the parse hung a phrase of two or more words ("pad thai") on the
-    second thing as its modifier, with the "and" inside it; a one-word modifier stays one thing with its
-    head ("chicken and mushroom pie")."""
-    for mod in head.lefts:
-        cc = [c for c in mod.children if c.dep_ == "cc" and c.lower_ in ("and", "&", "plus")]
+        if not cc or mod.pos_ not in ("NOUN", "PROPN"):
+            continue
         own = [
             c
             for c in mod.lefts
             if c.dep_ in ("compound", "amod", "nmod") and c.pos_ in ("NOUN", "PROPN", "ADJ")
         ]
-        if mod.dep_ in ("nmod", "compound") and mod.pos_ in ("NOUN", "PROPN") and cc and own:
-            first = _np_span(tokens, mod, text, shift)
+        if (counted_plural and mod.dep_ in ("nmod", "compound", "amod")) or (
+            own and mod.dep_ in ("nmod", "compound")
+        ):
             a = tokens[cc[0].i + 1].idx - shift
             b = head.idx + len(head.text) - shift
-            return [first, Span(text[a:b], a, b)], [mod.lemma_.lower(), head.lemma_.lower()]
+            return [_np_span(tokens, mod, text, shift), Span(text[a:b], a, b)], [
+                mod.lemma_.lower(),
+                head.lemma_.lower(),
+            ]
     return None
 
 
@@ -1477,7 +1467,7 @@ def _leading_things(doc: Doc, text: str) -> tuple[int, list[Span], list[str]] | 
     spans = [_np_span(tokens, h, text) for h in heads]
     lemmas = [h.lemma_.lower() for h in heads]
     if len(heads) == 1:
-        split = _article_split(tokens, heads[0], text, 0) or _phrase_and_thing(tokens, heads[0], text, 0)
+        split = _modifier_and_thing(tokens, heads[0], text, 0)
         if split is not None:
             spans, lemmas = split
     if any(re.search(r"\bof\b", s.text) for s in spans):
