@@ -5,8 +5,8 @@ The corrected words are read out of the request before its values are: what was 
 goes when it is the same kind of thing as what follows it (a day or a time for a day or a time, a number
 for a number, a noun for a noun), from the parse. A value read across the cut quotes only the words
 the user wrote (``own_words``: "Wednesday" of "on Wednesday"). The markers are a closed class of English
-self-repair ("no wait", "actually no", "I mean", "or rather", "scratch that", "make that", and a
-bare ", no," between commas).
+self-repair ("no wait", "actually no", "I mean", "or rather", "scratch that", "(actually) make that",
+"no, make it" (never "make it" alone: "order a pizza, make it spicy"), and a bare ", no," between commas).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 # a bare "no" between commas repairs too ("on Saturday, no, Sunday"); "no sugar" turns a thing down
-_MARKER = r"(?:no(?=\s*,)|no,?\s+wait|wait,?\s+no|no,?\s+actually|actually,?\s+no|no,?\s+sorry|sorry|i\s+mean|or\s+rather|scratch\s+that|make\s+that)"
+_MARKER = r"(?:no,?\s+make\s+it|no(?=\s*,)|no,?\s+wait|wait,?\s+no|no,?\s+actually|actually,?\s+no|no,?\s+sorry|sorry|i\s+mean|or\s+rather|scratch\s+that|(?:actually,?\s+)?make\s+that)"
 _REPAIR = re.compile(rf"(?i)(?:\s*[,;:\-–—]\s*|\s+)(?:{_MARKER}\b[\s,:\-–—]*)+")
 _NOMINAL = frozenset({"DET", "ADJ", "NOUN", "PROPN", "NUM", "PART"})  # words of a noun phrase, by tag
 _WHEN = ("DATE", "TIME")  # the parser's entities for a day or a time ("7pm" is one, not a number of pm)

@@ -356,6 +356,8 @@ def _number_of(tokens: list[Token], i: int) -> tuple[float | None, int]:
         j += 1  # "a couple of tickets"
     elif j < len(tokens) and tokens[j].lower_ == "dozen":
         value, j = value * 12, j + 1  # "two dozen"
+    elif j < len(tokens) and tokens[j].lower_ in _SCALES and re.search(r"\d", t.text):
+        value, j = value * _SCALES[tokens[j].lower_], j + 1  # "62 thousand miles", "1.5 million"
     if (
         j + 2 < len(tokens)
         and tokens[j].lower_ == "and"
@@ -364,6 +366,9 @@ def _number_of(tokens: list[Token], i: int) -> tuple[float | None, int]:
     ):
         value, j = value + 0.5, j + 3  # "three and a half hours"
     return value, j
+
+
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}  # after digits (a closed class)
 
 
 def _is_number_word(t: Token) -> bool:
@@ -679,16 +684,44 @@ def _people_count(tokens: list[Token], i: int, value: float) -> float | None:
         ):
             return None
         return value
-    if (
-        i + 1 < len(tokens)
-        and _people_noun(tokens[i + 1])
-        and prev in ("my", "our")
-        and prev2 == "and"
-        and i > 2
-        and tokens[i - 3].lower_ in ("me", "i")
-    ):
-        return value + 1  # "me and my 3 mates"
+    more = i + 3 < len(tokens) and tokens[i + 2].lower_ in _JOINS and tokens[i + 3].like_num
+    if i + 1 < len(tokens) and _people_noun(tokens[i + 1]) and not more:  # the last group holds the list
+        listed, _ = _listed_before(tokens, i)
+        if listed:
+            return (
+                value + listed
+            )  # "me and my 3 mates", "me, my wife and our three kids", "me plus three mates"
     return None
+
+
+_JOINS = frozenset({"and", "plus", "&", ",", "+"})
+
+
+def _listed_before(tokens: list[Token], i: int) -> tuple[int, int]:
+    """The people listed before the count at ``i`` and joined to it ("me, my wife and our [three kids]":
+    2, "me plus [three mates]": 1): how many, and where the list starts; (0, -1) when none is."""
+    k = i - 1
+    if k >= 0 and tokens[k].lower_ in ("my", "our"):
+        k -= 1
+    if k < 0 or tokens[k].lower_ not in _JOINS:
+        return 0, -1
+    count, start = 0, -1
+    while k >= 0 and tokens[k].lower_ in _JOINS:
+        k -= 1
+        if k >= 0 and tokens[k].lower_ in ("me", "i", "myself"):
+            count, start, k = count + 1, tokens[k].idx, k - 1
+        elif (
+            k >= 1
+            and _people_noun(tokens[k])
+            and tokens[k].tag_ in ("NN", "NNP")
+            and tokens[k - 1].lower_ in ("my", "our")
+        ):
+            count, start, k = count + 1, tokens[k - 1].idx, k - 2
+        elif k >= 0 and tokens[k].pos_ == "PROPN" and tokens[k].ent_type_ == "PERSON":
+            count, start, k = count + 1, tokens[k].idx, k - 1
+        else:
+            break
+    return count, start
 
 
 def _some_of_us(doc: Doc, span: Span) -> bool:
@@ -716,8 +749,9 @@ def _people_noun(t: Token) -> bool:
 
 
 def _people_start(tokens: list[Token], i: int) -> int:
-    if i > 2 and tokens[i - 2].lower_ == "and" and tokens[i - 3].lower_ in ("me", "i"):
-        return tokens[i - 3].idx
+    listed, start = _listed_before(tokens, i)
+    if listed:
+        return start
     return tokens[i - 1].idx if i > 0 else tokens[i].idx
 
 

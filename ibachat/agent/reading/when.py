@@ -310,6 +310,9 @@ def _listed_day(text: str, now: datetime) -> tuple[date | None, str, str | None]
         found = found if year else _in_future(found, today)
         return _with_weekday(found, m.group(1), phrase)
     m = _NUMERIC.search(text)
+    if m and "." in m.group(0) and not m.group(3) and len(m.group(2)) == 2:
+        if int(m.group(1)) <= 23 and int(m.group(2)) <= 59:
+            m = None  # "fri 4.15", "at 10.30": hours and minutes, as the clock reader takes them, no day
     if m and not re.match(r"\s*(?:am|pm|a\.m|p\.m|h\b|hours?|minutes?|mins?|%)", text[m.end() :], re.I):
         a, b = int(m.group(1)), int(m.group(2))
         if not (1 <= a <= 31 and 1 <= b <= 31) or (a > 12 and b > 12):
