@@ -199,9 +199,9 @@ class EmbeddedLLM(LLM):
         blocked for good here when the model had been loaded in another thread (the TUI's
         loader), and closing must never hang the caller (the app's exit)."""
         with self._lock:
-            server, self._server = self._server, None
-        if server is not None:
-            threading.Thread(target=_drop, args=(server,), name="embedded-llm-close", daemon=True).start()
+            held, self._server = [self._server], None  # only the list holds it: the thread takes it out
+        if held[0] is not None:
+            threading.Thread(target=_drop, args=(held,), name="embedded-llm-close", daemon=True).start()
 
 
 def _through_host(resident: Any, request: dict[str, Any], timeout: float | None) -> Iterator[Chunk]:
@@ -213,6 +213,9 @@ def _through_host(resident: Any, request: dict[str, Any], timeout: float | None)
     return remote.send(request, timeout)
 
 
-def _drop(server: Any) -> None:
-    """Holds the last reference to ``server`` until this thread ends (then it is freed)."""
+def _drop(held: list[Any]) -> None:
+    """Takes the server out of ``held`` and frees it here, in this thread. (Passed as itself, the caller's
+    own reference could be the last one when this thread finished first, and the teardown ran, and
+    blocked, in the caller: ``tests/tui/test_loader.py`` hung so once.)"""
+    server = held.pop()
     del server
