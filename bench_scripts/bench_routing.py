@@ -5,7 +5,9 @@
         before any change for it: --data tests/data/routing/held2.jsonl ... held11.jsonl --split all;
         held7 was kept unseen until the end of session 14, held8 (160 messages: 80 text, 72 tool over
         all 21 tools, 8 ask) until the end of session 16, held9 (the same shape) until the end of 17,
-        held10 (the same shape) until the end of 19, held11 (the same shape) until the end of 20)
+        held10 (the same shape) until the end of 19, held11 (the same shape) until the end of 20,
+        held13 (the same shape) until the end of 26; held12 of session 25 was kept outside the
+        repository and went with that machine)
         [--embedder minilm] [--json FILE] [--show-errors]
 
 Every message goes to ``Planner.act`` (the path chat, the TUI, ``ask`` and ``ibachat bench`` call) with
