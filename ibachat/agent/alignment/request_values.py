@@ -1274,7 +1274,7 @@ def _topics(frame: Frame) -> list[str]:
 def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated]) -> None:
     found: dict[str, tuple[Any, str]] = {}
     # "remind me to call the dentist": "call" is no channel; what follows a colon is words to keep only for
-    # a tool that keeps words ("news briefing: tech, headlines only": the briefing's own values)
+    # a tool that keeps words ("news briefing: science, headlines only": the briefing's own values)
     keeps_words = any(_free(p) and _span_role(n, p) == "body" for n, p in props.items())
     said = _outside_content(frame, task, keep=() if keeps_words else ("colon",))
     said = re.sub(  # "email me rather than sms": what is turned down names no value
