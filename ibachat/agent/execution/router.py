@@ -491,6 +491,22 @@ def _sourced(request: Request) -> bool:
     return bool(request.venues) and all(any(f.startswith(v.lower()) for f in froms) for v in request.venues)
 
 
+def _hosted(request: Request) -> bool:
+    """Every named place that serves is where the thing happens, said with "at" ("dinner at Lucia's for
+    two"): a place to be, not one that brings a thing from itself."""
+    return bool(request.venues) and all(
+        re.search(rf"(?i)\bat\s+(?:the\s+)?{re.escape(v)}", request.clause) for v in request.venues
+    )
+
+
+def _at_a_place(request: Request, tool: dict[str, Any]) -> bool:
+    """Whether the tool can hold a thing said "at" a named place: one with a place to be at (a venue, and
+    its description brings nothing "from" one), or one whose own name is the thing ("tickets for Hamlet
+    at the Globe"). "dinner at Lucia's for two" is no meal brought from Lucia's, nor a meal plan."""
+    head = _stem(request.head) if request.head else ""
+    return (_takes_venue(tool) and not _brings_from(tool)) or (bool(head) and head in _words(tool)[0])
+
+
 def _brings_from(tool: dict[str, Any]) -> bool:
     """The tool's own description brings its thing "from" somewhere ("a prescription refill from a
     pharmacy"), read as a word of it."""
@@ -617,7 +633,12 @@ def _evidence(
             bonus + TITLE_SLOT,
             True,
         )  # "2 seats for Hamlet": a thing the tool has (seat_area), for a title
-    if request.venues and _takes_venue(tool) and not (_sourced(request) and not _brings_from(tool)):
+    if (
+        request.venues
+        and _takes_venue(tool)
+        and not (_sourced(request) and not _brings_from(tool))
+        and not (_hosted(request) and _brings_from(tool))
+    ):
         # "order ... from Vesuvio's": a tool with a place that serves; a thing got "from" a place needs a
         # tool that brings one from somewhere ("Order a meal ... from a restaurant"), not a place to be
         bonus, named = bonus + VENUE_SLOT, True
@@ -836,6 +857,8 @@ def _qualities_are_values(request: Request, tool: dict[str, Any]) -> bool:
     # "two margherita pizzas from Luigi's": a thing got from a named place, by a tool that brings its
     # thing from a place that serves; what the thing is, the tool's list of items holds
     journey = journey or (_sourced(request) and _takes_venue(tool) and _brings_from(tool))
+    # "dinner at Lucia's on the 18th for two": a meal at a named place, by a tool with a place to be at
+    journey = journey or (_hosted(request) and _takes_venue(tool) and not _brings_from(tool))
     if not journey and (
         not head or not (_same(head, name | desc) or head in words or _container(request, tool))
     ):
@@ -1060,6 +1083,16 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
     if request.form == "fragment" and _says_a_past_day(message or request.clause):
         # "great dinner at Sakura last night, 4 of us": a thing and a day gone by report what was, not a want
         return Route("text", request=request, why="a fragment about a day gone by reports it")
+    if request.form == "fragment" and _hosted(request):
+        # "dinner at Lucia's for two": no meal brought from Lucia's, nor a meal plan ("a flat white at
+        # Grind" is a coffee brought from Grind: the tool holds what it states)
+        able = [
+            t
+            for t in able
+            if _at_a_place(request, t) or _spec_values(message or request.clause, t) >= SPEC_VALUES
+        ]
+        if not able:
+            return Route("text", request=request, why="no tool holds a thing at a named place")
     sims = _nearness(embed, [message or request.clause, request.clause], able)
     scored = []
     specs: list[tuple[float, dict[str, Any]]] = []  # fragments whose only claim is the values they state
@@ -1072,6 +1105,12 @@ def _fit(request: Request, tools: list[dict[str, Any]], embed: Embed | None, mes
             if _spec_values(message or request.clause, tool) >= SPEC_VALUES and sim + bonus >= FIT_MIN:
                 specs.append((sim + bonus, tool))
             continue
+        if request.form == "fragment" and _hosted(request):
+            # "supper at The Ivy next friday, 3 of us": a meal at a place, by the tool that holds most of
+            # what it states (a table's place and party, not a class's studio); two or more fit at FIT_MIN
+            held = _spec_values(message or request.clause, tool)
+            bonus += VALUE_NAMED * min(held, MAX_VALUES)
+            floor = FIT_MIN if held >= SPEC_VALUES else floor
         scored.append((sim + bonus, sim + bonus >= floor + (bonus if not named else 0.0), tool))
     if request.form == "fragment" and not any(ok for _, ok, _ in scored) and specs:
         # "14-day low-carb meal plan, 2000 calories, no fish": a quality the tool has no value for ("low-carb")

@@ -154,12 +154,24 @@ def only_a_name(word: str) -> bool:
 def truecased(text: str) -> str:
     """A message typed all in lower case with its names capitalised, so the parse sees them as names
     ("train leeds to york tomorrow" reads "leeds" as a verb otherwise). Text with any capital is the user's
-    own casing and is kept."""
-    if re.search(r"[A-Z]", text):
+    own casing and is kept. Capitals that say no name are no casing: a sentence's first letter, "I", and a
+    word in capitals for stress ("fly me edinburgh -> paris, NOT the window seat")."""
+    if _cased(text):
         return text
     return re.sub(
         r"\b[a-z]{3,}\b", lambda m: m.group(0).title() if only_a_name(m.group(0)) else m.group(0), text
     )
+
+
+def _cased(text: str) -> bool:
+    """Whether the user capitalised a word inside a sentence: a capital followed by a small letter, not at
+    a sentence's start, and not "I" ("I'm" included); or a capital inside a word ("iPad")."""
+    if re.search(r"[a-z][A-Z]", text):
+        return True
+    for m in re.finditer(r"(?<![\w'’])[A-Z](?=[a-z])", text):
+        if not re.search(r"(?:^|[.!?…:]\s*|\n)\W*$", text[: m.start()]):
+            return True
+    return False
 
 
 @lru_cache(maxsize=4096)
@@ -218,6 +230,11 @@ def read_act(message: str) -> SpeechAct:
 _OWN_PLAN = re.compile(
     r"(?i)(?:,|;|\s[-–—])\s*(?:and\s+)?(?:i|we)\s*(?:'ll|’ll|\s+will|\s+can|'m going to|’m going to|\s+am going to)\s+\w+"
 )
+
+
+def _classes_of(name: str) -> frozenset[str]:
+    """The one-word verbs of a request class (``data/act_verbs.json``)."""
+    return frozenset(w for w in _verb_classes().get(name, ()) if " " not in w)
 
 
 def asks_with(word: str) -> bool:
@@ -331,6 +348,10 @@ def _after_leading_time(tokens: list) -> int:
         # the day reader keeps "on" in "on friday" and leaves it out of "every sunday": both are tried
         gaps = (re.match(r"[\s,]*", low[at:]), re.match(r"[\s,]*(?:(?:at|on|every|each)\s+)?", low[at:]))
         found = next(((gap, p) for gap in gaps for p in pieces if low.startswith(p, at + gap.end())), None)
+        if found is None:  # "every weekday at 7:45", "weekdays at 6pm": how often, which no day reader dates
+            gap = gaps[0]
+            every = _HOW_OFTEN.match(low, at + gap.end())
+            found = (gap, every.group(0)) if every else None
         if found is None:
             break
         at += found[0].end() + len(found[1])
@@ -348,6 +369,12 @@ def _after_leading_time(tokens: list) -> int:
 
 
 _FIRST_PERSON = frozenset({"i", "we"})
+# how often, said before a command: "every (other) weekday", "each month", "weekdays", "nightly" (calendar
+# units, a closed class)
+_UNITS = r"(?:week\s?day|weekend|week\s?night|day|night|week|fortnight|month|year|morning|afternoon|evening|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+_HOW_OFTEN = re.compile(
+    rf"(?:(?:every|each)\s+(?:other\s+|second\s+|third\s+|alternate\s+)?{_UNITS}|(?:on\s+)?{_UNITS}s(?!\w)|daily|nightly|weekly|monthly)(?!\w)"
+)
 
 
 def _base_verb_here(tokens: list, j: int) -> bool:
@@ -667,6 +694,18 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
     ):
         found = _want_object(sent, tokens, i + 3, "want")
         return ("request", found) if found else ("question", [])
+    # "can I book a table for 2 tonight?", "could I order the usual from Pret": the user asks to do what
+    # the assistant does for them (a verb of arranging), not whether it can be done
+    if (
+        first in ("can", "could", "may")
+        and i + 2 < len(low)
+        and low[i + 1] in _SELF
+        and low[i + 2] in _classes_of("light")
+        and tokens[i + 2].pos_ == "VERB"
+        and not (question and _asks_what_can_be_done(tokens, i + 2))
+    ):
+        found = _command(sent, tokens, i + 2, "modal")
+        return ("request", found) if found else ("question", [])
     if first in ("lets", "let's") or (first == "let" and i + 1 < len(low) and low[i + 1] in ("'s", "us")):
         j = i + (2 if i + 1 < len(low) and low[i + 1] in ("'s", "us") else 1)
         found = _command(sent, tokens, j, "lets")
@@ -801,8 +840,10 @@ def _is_command(sent, tokens: list, i: int) -> bool:
         # ("text Sam ...", "text mum ...": a name or a person after it is the one to reach)
     if tok.pos_ == "PROPN" and tok.ent_type_ in ("GPE", "LOC") and not known_verb(tok.lower_):
         return False  # "Oslo to Bergen next Tuesday": a place the message opens with is no verb
-    if _noun_only(tok.lower_) and (i + 1 == len(tokens) or tokens[i + 1].pos_ in ("ADJ", "NOUN", "PRON")):
-        return False  # "oat flat white, large, from Pret", "classic me": a noun only, no verb
+    if _noun_only(tok.lower_) and (
+        i + 1 == len(tokens) or tokens[i + 1].pos_ in ("ADJ", "NOUN", "PRON", "ADP")
+    ):  # "oat flat white, large, from Pret", "classic me", "supper at The Ivy": a noun only, no verb
+        return False
     misread = tok.tag_ == "VBG" and base_form(tok.lower_)  # "ping" read as a form of "pe"
     if (tok.tag_ in ("VBZ", "VBG", "VBN", "MD") and not misread) or (
         tok.tag_ == "VBD" and i == 0 and tok.lemma_.lower() != tok.lower_
@@ -971,7 +1012,7 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
     alt, at = found
     verb = alt[at]
     own = _own_clause(verb)
-    if any(_negates(c) for c in verb.children):
+    if any(_negates(c) and not _set_apart(verb, c) for c in verb.children):
         return []
     if _standing(_span(own), alt, own):
         return []
@@ -1013,6 +1054,12 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
             serves=serves,
         )
     ]
+
+
+def _set_apart(verb, neg) -> bool:
+    """A "not" after the command and a comma turns down a thing said after it ("fly me to Paris, NOT the
+    window seat"), not the command."""
+    return neg.i > verb.i and any(t.text in (",", ";") for t in verb.doc[verb.i + 1 : neg.i])
 
 
 def _result(verb) -> str:
@@ -1582,7 +1629,13 @@ def _elliptical(tokens: list, i: int) -> str | None:
         before = [t for t in tokens[i:please] if t.is_alpha]
         if before and not any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in before):
             return "elliptical"
-    verbs = [t for t in words if (t.tag_.startswith("VB") or t.tag_ == "MD") and not _a_day_word(t)]
+    verbs = [
+        t
+        for t in words
+        if (t.tag_.startswith("VB") or t.tag_ == "MD")
+        and not _a_day_word(t)
+        and not (t.dep_ == "pobj" and only_a_name(t.lower_))  # "cab to Stansted": a name the -ed made a verb
+    ]
     doc = tokens[0].doc
     span = doc.text[tokens[i].idx : tokens[-1].idx + len(tokens[-1].text)]
     clock = bool(_CLOCK.search(span))
@@ -1755,8 +1808,15 @@ _PAST_TIME = re.compile(r"\b(?:yesterday|last|ago|earlier|just)\b", re.I)
 def _judged(t) -> bool:
     """A superlative or a quality with a degree word: "best holiday", "so pretty", "really nice": a comment."""
     return t.tag_ == "JJS" or (
-        t.pos_ in ("ADJ", "ADV") and any(c.dep_ == "advmod" and c.pos_ == "ADV" for c in t.children)
+        t.pos_ in ("ADJ", "ADV")
+        and any(c.dep_ == "advmod" and c.pos_ == "ADV" and _degree(c) for c in t.children)
     )
+
+
+def _degree(adverb) -> bool:
+    """An adverb of degree, not one that asks for more ("extra hot") or says where ("somewhere quiet")."""
+    low = adverb.lower_
+    return low != "extra" and not low.endswith("where")
 
 
 def _spec_list(tokens: list, i: int) -> bool:
