@@ -33,12 +33,13 @@ import dataclasses
 import json
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
 
 from ibachat.agent.reading.corrections import corrected, own_words
-from ibachat.agent.reading.frame import DETERMINERS, Amount, Frame, Span, read_frame
+from ibachat.agent.reading.frame import DETERMINERS, Amount, Frame, Span, read_frame, told_past
+from ibachat.agent.reading.units import MEASURES
 from ibachat.agent.reading.when import When, read_when
 
 
@@ -354,12 +355,31 @@ def _range_days(frame: Frame, now: datetime) -> tuple[tuple[date, str], tuple[da
         if re.search(r"(?i)\d\s*(?:am|pm)\b|\d[:.]\d\d", first + last):
             continue
         a, b = _end_day(first, now), _end_day(last, now)
+        bare = re.fullmatch(r"(?i)(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?", first.strip())
+        if bare and b.day is not None and not b.question and re.search(r"(?i)[a-z]{3}", last):
+            # "16th to 23rd January": a day of the month alone takes the month of the end that names one
+            start = _day_in_month(b.day, int(bare.group(1)))
+            if start is not None:
+                a = dataclasses.replace(a, day=start, question=None)
         if a.day is None or b.day is None or a.question or b.question:
             continue
         end = b.day
         while end < a.day:  # "from Friday until Monday": the Monday after
             end += timedelta(days=7)
         return (a.day, first), (end, last)
+    return None
+
+
+def _day_in_month(end: date, day: int) -> date | None:
+    """The ``day`` of ``end``'s month, or of the month before when that would fall after ``end``."""
+    for back in (0, 1):
+        year, month = (end.year, end.month - back) if end.month - back >= 1 else (end.year - 1, 12)
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            return None
+        if found <= end:
+            return found
     return None
 
 
@@ -421,6 +441,35 @@ def _address(frame: Frame) -> Span | None:
     return None
 
 
+_COUNTRY = re.compile(r"(?i)\bcountry\b|countries")
+# short names of countries that the ISO list (pycountry) does not hold as names: a closed class
+_COUNTRY_NAMES = frozenset({"UK", "U.K.", "Britain", "Great Britain", "the States", "America", "UAE"})
+
+
+def _country(text: str) -> Span | None:
+    """The first place the parse names (GPE) that is a country by the ISO list ("Canada" of "Toronto,
+    Canada"), not told of in the past."""
+    import pycountry
+
+    from ibachat.agent.reading.parse import parse
+
+    doc = parse(text[:2000])
+    for e in doc.ents:
+        if e.label_ != "GPE" or told_past(e.root):
+            continue
+        name = re.sub(r"(?i)^the\s+", "", e.text)
+        known = name in _COUNTRY_NAMES or e.text in _COUNTRY_NAMES
+        if not known and name[:1].isupper():
+            try:
+                pycountry.countries.lookup(name)
+                known = len(name) > 3 or name.isupper() and len(name) == 3  # "USA"; never "LA" (Laos)
+            except LookupError:
+                known = False
+        if known:
+            return Span(e.text, e.start_char, e.end_char)
+    return None
+
+
 def _journey_end(frame: Frame, taken: set[int]) -> Span | None:
     """Of two or more places said after "to", the one that ends a journey from somewhere ("from
     Birmingham New Street to Newcastle"), not one told of ("going to Nana's for Christmas")."""
@@ -437,7 +486,23 @@ def _journey_end(frame: Frame, taken: set[int]) -> Span | None:
 def _places(
     props: dict[str, Any], frame: Frame, out: dict[str, Stated], service: set[str] = frozenset()
 ) -> None:
-    roles = {n: r for n, p in props.items() if _free(p) and n not in out and (r := place_role(n, p))}
+    countries = {
+        n
+        for n, p in props.items()
+        if _free(p)
+        and n not in out
+        and not p.get("enum")
+        and _COUNTRY.search(f"{n} {p.get('description', '')}")
+    }
+    for n in countries:  # "to my cousin in Toronto, Canada": a country parameter takes a country or nothing
+        said = _country(frame.text)
+        if said is not None:
+            out[n] = Stated(said.text, said.text)
+    roles = {
+        n: r
+        for n, p in props.items()
+        if _free(p) and n not in out and n not in countries and (r := place_role(n, p))
+    }
     if "origin" in roles.values():  # "from" and "to" of a journey: "to" is its end, not a recipient
         roles.update(
             {n: "destination" for n, p in props.items() if n.lower() == "to" and _free(p) and n not in out}
@@ -553,7 +618,23 @@ def _measure(name: str, prop: dict[str, Any]) -> _Measure:
             )
     if time:
         return _Measure(_TIME_WORDS[time[-1]], nouns, per, bound)
+    measure = _measure_said(words, desc)
+    if measure is not None:  # "weight_kg", "parcel weight, kg": an amount in kilograms
+        return _Measure(measure, nouns, per, bound)
     return _Measure("count", nouns, per, bound)
+
+
+def _measure_said(words: list[str], desc: str) -> str | None:
+    """The measure a parameter is in, by the last word of its name ("volume_ml", not "foot_passengers"),
+    else by a unit its description gives after "in", a comma or a dash, or ends on ("bag weight in kg",
+    "longest side, cm")."""
+    from ibachat.agent.reading.units import measure_unit
+
+    said = re.findall(r"(?:\bin|[,(–-])\s*([a-z]+)\b|\b([a-z]+)\W*$", desc)
+    for word in [*words[-1:], *(a or b for a, b in said)]:
+        if 0 < len(word) <= 12 and (found := measure_unit(word)) is not None:
+            return found
+    return None
 
 
 _TIME_UNITS = {"minute", "hour", "day", "night", "week", "fortnight", "month", "year"}
@@ -581,20 +662,24 @@ def _nights(props: dict[str, Any], frame: Frame, now: datetime, out: dict[str, S
 
 
 def _convert(amount: Amount, unit: str) -> float | None:
-    """The amount in ``unit`` (a span of time, a distance), by ``pint``; None when it is not one."""
+    """The amount in ``unit`` (a span of time, a distance, a weight, volume or size), by ``pint``; None
+    when the two measure different things."""
     src = amount.unit
     if src == unit:
         return amount.value
     night = {"night": "day"}
     if src in _TIME_UNITS and unit in _TIME_UNITS:
         src, unit = night.get(src, src), night.get(unit, unit)
-    elif not ({src, unit} <= {"km", "mile", "m"}):
+    elif not ({src, unit} <= {"km", "mile", "m"} or {src, unit} <= MEASURES):
         return None
     if src == unit:
         return amount.value
     from ibachat.agent.reading.units import convert
 
-    return convert(amount.value, src, unit)
+    value = convert(amount.value, src, unit)
+    if value is not None and src not in _TIME_UNITS:
+        value = round(value, 2)  # "about 120 miles" is 193.12 km, not 193.12128: no precision nobody said
+    return value
 
 
 def _amounts(
@@ -758,6 +843,9 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
         return (2, a.value) if a.unit == "percent" else (0, None)
     if m.unit in ("km", "mile", "m"):
         value = _convert(a, m.unit) if a.unit in ("km", "mile", "m") else None
+        return (2, value) if value is not None else (0, None)
+    if m.unit in MEASURES:  # "two and a half kilos" for weight_kg, "5 lb" in kilograms
+        value = _convert(a, m.unit) if a.unit in MEASURES else None
         return (2, value) if value is not None else (0, None)
     if a.unit != "count":
         return 0, None
@@ -1059,13 +1147,20 @@ _A_TIME_WORD = re.compile(
 )
 
 
+# a time gone by said in a clause (a closed class of time words): "yesterday", "last night", "this morning"
+_GONE_BY_IN = re.compile(
+    r"(?i)\b(?:yesterday|ago|earlier|last\s+(?:night|week|weekend|time)|this\s+morning)\b"
+)
+_EMOJI = "\U0001f000-\U0001faff\u2600-\u27bf"  # pictographs and symbols, as characters of a class
+
+
 def _what_happened(text: str) -> Span | None:
     """ "..., lost a filling eating toffee lol", "... I've cracked a molar.": a clause of the message that tells
     what happened to the user (a past verb, with "I" or no subject, or the user's thing as its subject), which is
     why the thing asked for is needed."""
     from ibachat.agent.reading.parse import parse
 
-    for m in re.finditer(r"[^.!?;,—–]+", text):
+    for m in re.finditer(rf"[^.!?;,—–{_EMOJI}]+", text):  # an emoji ends what it was said after
         clause = m.group(0).strip()
         if len(clause.split()) < 2:
             continue
@@ -1077,6 +1172,8 @@ def _what_happened(text: str) -> Span | None:
         past = (root.tag_ in ("VBD", "VBN") and root.lemma_.lower() != root.lower_) or _a_past_form(
             root.lower_
         )
+        # "cut my hand on a tin this morning": a verb whose past is its base, told with a time gone by
+        past = past or bool(root.tag_ in ("VB", "VBD", "VBP") and _GONE_BY_IN.search(clause))
         subj = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
         mine = not subj or subj[0].lower_ == "i" or any(c.lower_ == "my" for c in subj[0].subtree)
         objects = [c for c in root.children if c.dep_ == "dobj"]
@@ -1490,13 +1587,20 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
     from ibachat.agent.reading.acts import known_verb
     from ibachat.agent.reading.parse import parse
 
+    task = _without_label(task)
     doc = parse(task[:2000])
+    purpose = _purpose_of_the_one_asked(doc, task, props)
+    if purpose is not None:
+        out[names[0]] = Stated(purpose.text, purpose.text)
+        return
     for t in doc:
         if t.pos_ not in ("VERB", "AUX") or t.dep_ not in ("advcl", "ccomp", "conj", "ROOT", "parataxis"):
             continue
         subj = [c for c in t.children if c.dep_ in ("nsubj", "nsubjpass")]
         if not subj or subj[0].pos_ not in ("NOUN", "PROPN") or t.i == 0:
             continue  # "I need ...", "it's urgent": the request or a comment, not what is wrong
+        if read_when(subj[0].lemma_, _SOME_DAY).said:
+            continue  # "mornings are best", "afternoons preferably as I work": when, not what is wrong
         if not known_verb(t.lower_):
             continue  # "bike repair thurs pls": a day the tagger took for a verb
         if any(x.text in ",;" for x in doc[subj[0].i : t.i]):
@@ -1519,16 +1623,18 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
         for x, _ in sorted(_when_spans(task), reverse=True):  # "cracked last night": what, not when
             if a < x and task[x:b].strip(" ,.") and a + len(clause) <= b:
                 clause = task[a:x].strip(" ,.") if x - a >= len(clause) * 0.5 else clause
+        pieces = re.split(rf"[,{_EMOJI}]", clause)  # a comma or an emoji ends a part
         if (
-            "," in clause
+            len(pieces) > 1
         ):  # the part of it that holds its subject ("in the afternoon, a filling's fallen out")
             parts, at = [], a
-            for part in clause.split(","):
+            for part in pieces:
                 parts.append((task.find(part.strip(), at), part.strip()))
                 at += len(part) + 1
-            clause = next(
-                (p for start, p in parts if start <= subj[0].idx < start + len(p)), clause.split(",")[0]
-            )
+            held = next(((start, p) for start, p in parts if start <= subj[0].idx < start + len(p)), None)
+            if held is not None and not held[0] <= t.idx < held[0] + len(held[1]):
+                continue  # "🙄 a female dentist if poss": the subject and its verb are in different parts
+            clause = held[1] if held is not None else pieces[0].strip()
         if len(clause.split()) >= 3:
             out[names[0]] = Stated(clause, clause)
             return
@@ -1538,6 +1644,62 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
     span = _about(frame, task) or _for_own(frame) or _what_happened(task)
     if span is not None and len(span.text) >= 2:
         out[names[0]] = Stated(span.text, span.text)
+
+
+_SOME_DAY = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)  # whether words say a time at all
+# words between the one asked for and the "to" of what they are to do ("a plumber round to fix ...")
+_ROUND = frozenset({"round", "over", "out", "in", "along", "by"})
+
+
+def _purpose_of_the_one_asked(doc: Any, task: str, props: dict[str, Any]) -> Span | None:
+    """What the one asked for is to do, said as their purpose: "an electrician to put in two sockets in
+    the lounge", "a plumber round to fix the dripping shower head". The one asked for is a value the tool
+    allows (a trade it books), so a purpose of the user's own ("I need it to look smart") is not taken."""
+    kinds = {
+        w
+        for p in props.values()
+        for v in (p.get("enum") or ())
+        if isinstance(v, str)
+        for w in v.lower().split("_")
+        if len(w) > 3
+    }
+    for t in doc:
+        if t.tag_ != "TO" or t.head.tag_ != "VB" or t.head.i != t.i + 1:
+            continue
+        k = t.i - 1
+        while k >= 0 and doc[k].lower_ in _ROUND:
+            k -= 1
+        if k < 0 or doc[k].lemma_.lower() not in kinds:
+            continue
+        verb = t.head
+        end = verb.i + 1
+        while end < len(doc) and not (
+            doc[end].is_punct or doc[end].lower_ in ("and", "but", "so", "because", "as")
+        ):
+            end += 1
+        words = doc[verb.i : end]
+        for x, _ in sorted(_when_spans(task), reverse=True):  # "... in the lounge sometime this week"
+            if words.start_char < x < words.end_char:
+                words = doc[verb.i : next(w.i for w in words if w.idx >= x)] if x > verb.idx else words
+        text = task[words.start_char : words.end_char].strip(" ,.")
+        if len(text.split()) >= 2:
+            return Span(text, words.start_char, words.start_char + len(text))
+    return None
+
+
+def _without_label(task: str) -> str:
+    """The message with a word in capitals that opens it as a label blanked out ("URGENT our kitchen tap
+    is ...", "EMERGENCY locked out of my flat"): stress, not part of what is wrong. A word in capitals
+    that names part of the thing ("NHS app keeps crashing") stays. Offsets are kept."""
+    from ibachat.agent.reading.parse import parse
+
+    m = re.match(r"\s*([A-Z]{3,})[!:,.]*\s+(?=[a-z])", task)
+    if m is None:
+        return task
+    first = parse(task[:300])[0]
+    if first.dep_ in ("compound", "amod", "nmod", "poss") and first.head.i == first.i + 1:
+        return task
+    return " " * m.end() + task[m.end() :]
 
 
 def _when_spans(task: str) -> tuple[tuple[int, int], ...]:

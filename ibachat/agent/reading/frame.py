@@ -37,7 +37,7 @@ from datetime import date, datetime, timezone
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ibachat.agent.reading.when import CLOCK_RANGE, clock_range
+from ibachat.agent.reading.when import CLOCK_RANGE, clock_range, read_when
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -62,7 +62,7 @@ class Place:
 @dataclass(frozen=True)
 class Amount:
     value: float
-    unit: str  # time unit (minute, hour, day, night, week, fortnight, month), money, percent, km, mile, count
+    unit: str  # time unit (minute, hour, ...), money, percent, km, mile, a measure (kilogram, liter, ...), count
     noun: str  # the lemma of what it counts ("bag", "calorie", "people", "ticket"), "" when none
     words: tuple[str, ...]  # lemmas of the noun and its qualifiers ("checked", "bag")
     per: str  # a rate's unit ("day" in "1800 calories a day"), "" when none
@@ -104,7 +104,10 @@ class Frame:
 _TO = frozenset({"to", "into", "towards", "toward", "->", "→", "=>"})
 _FROM = frozenset({"from"})
 _AT = frozenset({"at", "in", "near", "via", "outside"})
-_STOP_WORDS = frozenset({"please", "pls", "plz", "asap", "thanks", "thx", "ta", "cheers", "if", "possible"})
+_STOP_WORDS = frozenset(
+    {"please", "pls", "plz", "asap", "thanks", "thx", "ta", "cheers", "if", "possible", "w/", "w/o"}
+)  # "w/", "w/o": "with", "without" as texted
+_SOME_DAY = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)  # whether a word says a day at all
 _NAME_JOINS = frozenset({"of", "upon", "on", "de", "la", "le", "du", "del", "van", "von", "&", "and", "the"})
 _TIME_UNITS = {
     "minute": "minute", "min": "minute", "mins": "minute", "minutes": "minute", "hour": "hour", "hr": "hour",
@@ -402,6 +405,18 @@ def _comparator(text: str, start: int) -> str:
     return "="
 
 
+def _measure_word(word: str) -> str | None:
+    from ibachat.agent.reading.units import measure_unit
+
+    return measure_unit(word)
+
+
+def _is_measure(unit: str) -> bool:
+    from ibachat.agent.reading.units import MEASURES
+
+    return unit in MEASURES
+
+
 def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amount]:
     tokens = list(doc)
     out: list[Amount] = []
@@ -416,6 +431,9 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
         if t.text in _CURRENCY_SIGNS and i + 1 < len(tokens):
             sign, i = _CURRENCY_SIGNS[t.text], i + 1
             t = tokens[i]
+        if _joined_measure(t) is not None:
+            i += 1  # read below, whatever counts it ("four 750ml bottles")
+            continue
         value, j = _number_of(tokens, i)
         times = re.fullmatch(r"(\d{1,2})\s*x", t.lower_)  # "4x a week": four times
         if times is not None:
@@ -459,6 +477,8 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
                 )  # "an hour and a half"
         elif nxt in _DISTANCE:
             unit, k = _DISTANCE[nxt], k + 1
+        elif nxt and nxt[:1].isalpha() and (measure := _measure_word(nxt)) is not None:
+            unit, k = measure, k + 1  # "two and a half kilos", "5 lb", "750 ml": a weight, volume or size
         elif nxt == "of" and k + 1 < len(tokens) and tokens[k + 1].lower_ in ("us", "them", "you"):
             unit, noun, words, k = "count", "people", ["people"], k + 2  # "6 of us"
         if (
@@ -488,7 +508,7 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
             # one the all-lower-case reading gave a word no dictionary here has ("1,500 calories")
             i = max(j, i + 1)
             continue
-        if _told_past(t, outside=(i, k)):
+        if told_past(t, outside=(i, k)):
             i = max(j, i + 1)  # "we sat in row 7 last time", "I paid 90 then": told of, not asked for
             continue
         if article and unit == "count" and (not noun or bare_article):
@@ -501,6 +521,7 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
         if (
             masked(start, t.idx + len(t.text))
             and unit not in ("money", "percent")
+            and not _is_measure(unit)  # "2.5 kg": a weight, whatever time "2.5" might be
             and not (
                 unit in ("minute", "hour", "day", "week", "fortnight", "night") and not _from_now(text, start)
             )
@@ -534,8 +555,19 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
                 continue
         out.append(Amount(value, unit, noun, tuple(words), per, op, Span(text[start:end], start, end), other))
         i = max(k2 if per else k, i + 1)
+    for t in tokens:  # "750ml", "2.5kg": a number and its unit in one token
+        joined = _joined_measure(t)
+        if joined is not None and not masked(t.idx, t.idx + len(t.text)):
+            span = Span(t.text, t.idx, t.idx + len(t.text))
+            out.append(Amount(joined[0], joined[1], "", (), "", _comparator(text, t.idx), span))
     out += _company_counts(tokens, text, out)
     return _with_totals(out, text)
+
+
+def _joined_measure(t: Token) -> tuple[float, str] | None:
+    joined = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z]{1,6})", t.lower_)
+    measure = _measure_word(joined.group(2)) if joined else None
+    return (float(joined.group(1)), measure) if joined and measure else None
 
 
 # the speaker named first in a list of the party ("me, my 2 brothers and 3 cousins"): one more
@@ -799,6 +831,9 @@ def _boundary(t: Token, mask: tuple[tuple[int, int], ...], first: bool) -> bool:
 
 def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]) -> tuple[int, int] | None:
     """The token range of the phrase a preposition at ``i`` governs: up to the next boundary."""
+    # a place that serves may be named "by" someone ("at Hair by Niamh"); a work "by" its author is not
+    # one name with them ("a hold on Middlemarch by George Eliot")
+    by = frozenset({"by"}) if tokens[i].lower_ in ("at", "from") else frozenset()
     j = i + 1
     end = j
     while end < len(tokens):
@@ -811,11 +846,15 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
             nxt = end + 1  # "The Day of the Jackal": the name goes on past "of the"
             while nxt < len(tokens) and tokens[nxt].text in ("the", "a", "an"):
                 nxt += 1
+            # "Wok This Way", "Hair by Niamh": a small word inside a name, between capitalised words, when
+            # what follows is no day or time ("at Dishoom by Friday")
             joins = (
-                t.lower_ in _NAME_JOINS
+                (t.lower_ in _NAME_JOINS | by or (t.text[:1].isupper() and t.pos_ == "DET"))
                 and nxt < len(tokens)
                 and tokens[nxt].text[:1].isupper()
                 and tokens[end - 1].text[:1].isupper()
+                and tokens[nxt].ent_type_ not in ("DATE", "TIME")
+                and not read_when(tokens[nxt].text, _SOME_DAY).said
             )
             if not joins:
                 break
@@ -823,7 +862,7 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
             if not (
                 end + 1 < len(tokens)
                 and tokens[end + 1].text[:1].isupper()
-                and (tokens[end - 1].text[:1].isupper() or tokens[end - 1].lower_ in _NAME_JOINS)
+                and (tokens[end - 1].text[:1].isupper() or tokens[end - 1].lower_ in _NAME_JOINS | by)
             ):
                 break
         if _boundary(t, mask, end == j):
@@ -958,7 +997,7 @@ def _told(prep: Token) -> bool:
     head = _clause_verb(prep)
     if head is None:
         return False
-    if _told_past(prep):
+    if told_past(prep):
         return True
     if not (head.tag_ == "VBG" and head.dep_ == "ROOT" and head.i == 0):
         return False
@@ -974,7 +1013,7 @@ def _clause_verb(tok: Token) -> Token | None:
     return head if head.pos_ in ("VERB", "AUX") else None
 
 
-def _told_past(tok: Token, outside: tuple[int, int] = (0, 0)) -> bool:
+def told_past(tok: Token, outside: tuple[int, int] = (0, 0)) -> bool:
     """Whether a word stands in a clause told in the past with its subject ("we sat in row 7"); a verb
     inside the token range ``outside`` is the phrase's own ("2 checked bags"), no clause's."""
     head = _clause_verb(tok)
@@ -1666,6 +1705,23 @@ def _negated(doc: Doc) -> frozenset[str]:
                 if c.dep_ in ("dobj", "attr", "acomp", "xcomp", "compound", "amod"):
                     out.add(c.lemma_.lower())
                     out |= {g.lemma_.lower() for g in c.children if g.dep_ in ("compound", "amod")}
+                # "he doesn't get on with the generic", "not keen on the decaf": a phrasal verb's or a
+                # quality's preposition takes the thing turned down
+                phrasal = any(g.dep_ == "prt" for g in head.children)
+                preps = [c] if c.dep_ == "prep" and phrasal else []
+                preps += [head] if head.dep_ == "prep" and c.dep_ == "pobj" and head not in preps else []
+                preps += [g for g in c.children if g.dep_ == "prep"] if c.dep_ == "acomp" else []
+                for prep in preps:
+                    for thing in prep.children:
+                        if (
+                            thing.dep_ == "pobj"
+                            and thing.pos_ in ("NOUN", "PROPN", "ADJ")
+                            and not thing.like_num
+                        ):
+                            out.add(thing.lemma_.lower())
+                            out |= {
+                                g.lemma_.lower() for g in thing.children if g.dep_ in ("compound", "amod")
+                            }
     return frozenset(out - _NEGATORS)
 
 
@@ -1861,15 +1917,19 @@ def read_frame(text: str) -> Frame:
     asked = verb_at >= 0 and (verb_at <= first_verb or first_verb < 0)  # the request's own verb's objects
     if asked and any(0 <= text.rfind(":", 0, group[0].start) and group[-1].end < verb_at for group in lists):
         asked = False  # "groceries: eggs, bananas. make the milk oat": the list said first is what is asked
-    if (
-        asked
-        and len(objects) == 1
-        and any(
-            len(group) >= 2 and _SPELLED_OUT.fullmatch(text[objects[0].end : group[0].start])
+    spelled = next(
+        (
+            group
             for group in lists
-        )
-    ):
-        asked = False  # "get my weekly shop in — rice, lentils, onions": the list says what the shop is
+            if objects and len(group) >= 2 and _SPELLED_OUT.fullmatch(text[objects[0].end : group[0].start])
+        ),
+        None,
+    )
+    if asked and spelled is not None and all(o.start >= spelled[0].start for o in objects[1:]):
+        # "get my weekly shop in — rice, lentils, onions", "order the big monthly shop: pasta, beans and
+        # tabs": the list says what the shop is (the parse may have joined the list to it)
+        asked = False
+        objects = objects[:1]
     things = (
         ([tuple(objects)] if objects and asked else [])
         + lists

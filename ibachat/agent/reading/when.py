@@ -53,6 +53,7 @@ _PART_WORDS = {  # period of the day -> (label, default clock time)
     "midday": ("lunchtime", "12:00"),
     "noon": ("lunchtime", "12:00"),
     "afternoon": ("afternoon", "14:00"),
+    "arvo": ("afternoon", "14:00"),  # said so in Australia
     "evening": ("evening", "19:00"),
     "tonight": ("evening", "19:00"),
     "night": ("night", "21:00"),
@@ -60,7 +61,7 @@ _PART_WORDS = {  # period of the day -> (label, default clock time)
     "midnight": ("night", "00:00"),
 }
 _PART = re.compile(
-    r"\b(early morning|first thing|late night|lunch ?time|midday|noon|midnight|morning|afternoon|evening|tonight|night)\b",
+    r"\b(early morning|first thing|late night|lunch ?time|midday|noon|midnight|morning|afternoon|arvo|evening|tonight|night)\b",
     re.I,
 )
 _HALF_OF_DAY = {
@@ -350,6 +351,8 @@ def _listed_day(text: str, now: datetime) -> tuple[date | None, str, str | None]
         word = m.group(1).lower()
         return (today + timedelta(days=1) if word == "tomorrow" else today), m.group(0), None
     m = _WEEKEND.search(text)
+    if m and _a_weekday_too(text, m):
+        m = None  # "for the long weekend, picking it up Friday": the day said is the weekend's day
     if m:
         saturday = _ahead(today, 5) if today.weekday() != 6 else today
         nxt = (m.group(1) or "").lower() == "next"
@@ -405,6 +408,21 @@ def _listed_day(text: str, now: datetime) -> tuple[date | None, str, str | None]
             f"Do you mean today ({_fmt(today)}) or next {name} ({_fmt(today + timedelta(days=7))})?",
         )
     return named_day(text, today) or (None, "", None)
+
+
+def _a_weekday_too(text: str, weekend: re.Match[str]) -> bool:
+    """Whether a weekday of its own is said beside a weekend (not in it, not turned down, not gone by):
+    the day it says is the one meant ("the long weekend, picking it up Friday")."""
+    for m in _THIS_WD.finditer(text):
+        if weekend.start() <= m.start() < weekend.end():
+            continue
+        before = text[max(0, m.start() - 12) : m.start()]
+        if re.search(r"(?i)\b(?:not|no|never|last|except|but|my|our|his|her|their)\s+(?:on\s+)?$", before):
+            continue
+        if re.fullmatch(r"(?i)(?:sat|sun|wed|weds)", m.group(m.lastindex or 0) or ""):
+            continue  # a short form that is also a word is read only where a day is said (see below)
+        return True
+    return False
 
 
 def _with_weekday(found: date | None, weekday: str | None, words: str) -> tuple[date | None, str, str | None]:
@@ -636,7 +654,12 @@ def _read(text: str, now_iso: str) -> When:
     if soon is not None:
         return soon
     day, day_words, question = _read_day(text, now)
-    part_m = _PART.search(text)
+    if day is not None and question is None:
+        question = _either_day(text, day, day_words, now)
+        if question is not None:
+            day = None
+    # "chipped a tooth last night": a part of a day gone by is no time for the request
+    part_m = next((m for m in _PART.finditer(text) if not _GONE_BY.search(text[: m.start()])), None)
     part = _PART_WORDS[part_m.group(1).lower().replace("lunch time", "lunchtime")][0] if part_m else None
     if part_m and part_m.group(1).lower() in ("tonight",) and day is None and question is None:
         day, day_words = now.date(), part_m.group(0)
@@ -671,6 +694,35 @@ def _read(text: str, now_iso: str) -> When:
     return When(
         day, clock, part, day_words, time_words, question, (asks or "day") if question else "", day_from_clock
     )
+
+
+_GONE_BY = re.compile(r"(?i)\b(?:last|yesterday|the\s+other)\s*$")
+_FALLBACK = re.compile(r"(?i)\s*,?\s*(?:if\b|failing\b|otherwise\b|as a (?:backup|fallback)\b)")
+_OR_NEXT = re.compile(r"(?i)\s*,?\s*(?:or|either)\s+(?:else\s+)?(?:on\s+)?")
+
+
+def _either_day(text: str, day: date, words: str, now: datetime) -> str | None:
+    """ "the 10th or the 11th, whichever", "Friday or Saturday": two days, either of which will do, is a
+    question of which one, never the first one taken."""
+    at = text.lower().find(words.lower()) if words else -1
+    if at < 0:
+        return None
+    rest = text[at + len(words) :]
+    m = _OR_NEXT.match(rest)
+    if m is None:
+        return None
+    said = rest[m.end() :]
+    other = re.sub(r"^(\d{1,2}(?:st|nd|rd|th))\b", r"the \1", said)  # "the 10th or 11th"
+    second, second_words, unsure = _read_day(other, now)
+    if (second is None and unsure is None) or second == day or not second_words:
+        return None
+    if not other.lower().startswith(second_words.lower()[:3]):
+        return None
+    second_said = said[: len(second_words) - (len(other) - len(said))].strip()
+    if _FALLBACK.match(said[len(second_said) :]):
+        return None  # "St Patrick's Day, or the 20th if that's gone": the first, and a fallback
+    first_said = re.sub(r"(?i)^on\s+", "", words.strip())
+    return f"Which day: {first_said} or {second_said}?"
 
 
 def _next(clock: str, now: datetime) -> date:
