@@ -320,3 +320,34 @@ def test_asking_to_do_a_thing_oneself_is_a_request(catalogue_tools, minilm, text
 
 def test_asking_whether_a_thing_can_be_done_stays_a_question() -> None:
     assert read_act("can I book trains through you or only flights?").kind == "question"
+
+
+def test_two_days_under_a_negation_are_both_meant() -> None:
+    when = read_when("Leo won't be at nursery today or tomorrow, he has chickenpox", NOW)
+    assert when.question is None and str(when.day) == "2026-12-01"
+
+
+def test_a_present_clause_after_a_fragment_tells_about_the_thing_asked_for(minilm) -> None:
+    r = route("dog walker for Tuesday at noon, an hour, she is a bit nervous with big dogs", [WALKER], minilm)
+    assert r.kind == "tool" and r.tool["name"] == "book_dog_walker", r.why
+
+
+def test_a_past_clause_after_a_fragment_tells_what_was(catalogue_tools, minilm) -> None:
+    text = "brilliant supper at Rosa's on saturday, 6 of us, the puddings were huge"
+    assert route(text, catalogue_tools, minilm).kind == "text"
+
+
+def test_a_pharmacy_said_with_at_still_takes_the_refill(catalogue_tools, minilm) -> None:
+    r = route("Need my inhaler topped up at Lloyds on Park Road, brand only", catalogue_tools, minilm)
+    assert r.kind == "tool" and r.tool["name"] == "refill_prescription", r.why
+
+
+WALKER = _tool(
+    "book_dog_walker",
+    "Book a dog walker for a walk of some minutes.",
+    {
+        "date": {"type": "string", "format": "date"},
+        "minutes": {"type": "integer", "minimum": 15, "maximum": 120},
+        "dog_name": {"type": "string"},
+    },
+)

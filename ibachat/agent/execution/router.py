@@ -637,7 +637,7 @@ def _evidence(
         request.venues
         and _takes_venue(tool)
         and not (_sourced(request) and not _brings_from(tool))
-        and not (_hosted(request) and _brings_from(tool))
+        and not (request.form == "fragment" and _hosted(request) and _brings_from(tool))
     ):
         # "order ... from Vesuvio's": a tool with a place that serves; a thing got "from" a place needs a
         # tool that brings one from somewhere ("Order a meal ... from a restaurant"), not a place to be

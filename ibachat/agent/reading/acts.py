@@ -154,8 +154,8 @@ def only_a_name(word: str) -> bool:
 def truecased(text: str) -> str:
     """A message typed all in lower case with its names capitalised, so the parse sees them as names
     ("train leeds to york tomorrow" reads "leeds" as a verb otherwise). Text with any capital is the user's
-    own casing and is kept. Capitals that say no name are no casing: a sentence's first letter, "I", and a
-    word in capitals for stress ("fly me edinburgh -> paris, NOT the window seat")."""
+    own casing and is kept. Capitals that say no name are no casing: "I", and a word in capitals for
+    stress ("fly me edinburgh -> paris, NOT the window seat")."""
     if _cased(text):
         return text
     return re.sub(
@@ -164,14 +164,9 @@ def truecased(text: str) -> str:
 
 
 def _cased(text: str) -> bool:
-    """Whether the user capitalised a word inside a sentence: a capital followed by a small letter, not at
-    a sentence's start, and not "I" ("I'm" included); or a capital inside a word ("iPad")."""
-    if re.search(r"[a-z][A-Z]", text):
-        return True
-    for m in re.finditer(r"(?<![\w'’])[A-Z](?=[a-z])", text):
-        if not re.search(r"(?:^|[.!?…:]\s*|\n)\W*$", text[: m.start()]):
-            return True
-    return False
+    """Whether the user writes with capitals: a word with a capital and small letters ("Cab", "Pret"), or
+    a capital inside a word ("iPad"); not "I" ("I'm" included) nor a word in capitals for stress ("NOT")."""
+    return bool(re.search(r"[a-z][A-Z]|(?<![\w'’])[A-Z](?=[a-z])", text))
 
 
 @lru_cache(maxsize=4096)
@@ -1629,6 +1624,10 @@ def _elliptical(tokens: list, i: int) -> str | None:
         before = [t for t in tokens[i:please] if t.is_alpha]
         if before and not any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in before):
             return "elliptical"
+    cut = _told_about_after(tokens, i)
+    words = [t for t in tokens[i:cut] if t.is_alpha] or words
+    if any(x.dep_ == "nsubj" and x.pos_ in ("NOUN", "PROPN") and x.head.tag_ == "VBD" for x in tokens[i:]):
+        return None  # "great dinner at Sakura on friday, 4 of us, the food was amazing": told, not asked
     verbs = [
         t
         for t in words
@@ -1650,6 +1649,11 @@ def _elliptical(tokens: list, i: int) -> str | None:
         or any(  # "2 weeks", "three nights": a number counting a common noun, not a month's day ("Dec 3")
             t.like_num and t.dep_ == "nummod" and t.head.pos_ == "NOUN" for t in tokens[i:]
         )
+        or any(  # "an hour", "a fortnight": how long, said with its article
+            t.lower_ in ("a", "an") and k + 1 < len(tokens) and tokens[k + 1].lower_ in _SPANS
+            for k, t in enumerate(tokens)
+            if k >= i
+        )
     )
     if any(s.text.strip().endswith("?") for s in doc.sents):
         return None  # details with a question about them ("gym plan: 4 days, heavy. thoughts?")
@@ -1669,6 +1673,9 @@ def _elliptical(tokens: list, i: int) -> str | None:
     ):
         return "fragment"  # "three samosas and a mango lassi from Raj Mahal": things, counted, from a named place
     return None
+
+
+_SPANS = frozenset({"hour", "day", "night", "week", "fortnight", "month"})  # lengths of time (closed class)
 
 
 def _from_a_name(tokens: list) -> bool:
@@ -1756,12 +1763,27 @@ def _fragment_head(tokens: list, i: int):
     return (heads or common or [None])[-1]
 
 
+def _told_about_after(tokens: list, i: int) -> int:
+    """Where a clause of its own in the present starts after a comma ("babysitter for Saturday night, two
+    kids, the youngest is 18 months"): it tells about the thing; the verbless phrase before it is what is
+    asked (one in the past tells what was: "dinner at Sakura on friday, 4 of us, the food was amazing").
+    ``len(tokens)`` when there is none."""
+    for k in range(i + 1, len(tokens)):
+        if tokens[k].text == "," and any(
+            x.dep_ in ("nsubj", "nsubjpass") and x.head.tag_ in ("VBZ", "VBP", "MD") and x.head.i > k
+            for x in tokens[k + 1 :]
+        ):
+            return k
+    return len(tokens)
+
+
 def _qualities(tokens: list, i: int, head=None) -> tuple[str, ...]:
     """The adjectives of the fragment ("awful train", "vegetarian meal plan", "so-so hotel"), not
-    numbers or ordinals, nor a comparative that picks among a detail's options ("..., lower tier")."""
+    numbers or ordinals, nor a comparative that picks among a detail's options ("..., lower tier"), nor
+    those of a clause that tells about the thing after it ("..., she is a bit nervous")."""
     return tuple(
         t.lower_
-        for t in tokens[i:]
+        for t in tokens[i : _told_about_after(tokens, i)]
         if t.pos_ == "ADJ"
         and t.dep_ != "ROOT"
         and (t.tag_ != "JJR" or t.head.i == getattr(head, "i", -1))

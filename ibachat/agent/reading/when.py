@@ -705,8 +705,8 @@ def _either_day(text: str, day: date, words: str, now: datetime) -> str | None:
     """ "the 10th or the 11th, whichever", "Friday or Saturday": two days, either of which will do, is a
     question of which one, never the first one taken."""
     at = text.lower().find(words.lower()) if words else -1
-    if at < 0:
-        return None
+    if at < 0 or _NEGATED_BEFORE.search(_clause_before(text, at)):
+        return None  # "won't be in today or tomorrow": neither day, so both are meant
     rest = text[at + len(words) :]
     m = _OR_NEXT.match(rest)
     if m is None:
