@@ -1,0 +1,157 @@
+"""Days and times a request states for a tool's parameters: a day, a clock time, a stretch with both ends.
+
+Part of ``alignment/request_values.py``, which runs the readers in order."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from ibachat.agent.alignment.values.common import _END, Stated, _measure, _split, _stem
+from ibachat.agent.reading.frame import Frame
+from ibachat.agent.reading.when import When, read_when
+
+
+def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: dict[str, Stated]) -> None:
+    when = read_when(task, now)
+    dated = [
+        n for n, p in props.items() if p.get("type") == "string" and p.get("format") in ("date", "date-time")
+    ]
+    clocks = [n for n, p in props.items() if _is_clock(n, p)]
+    span = _range_days(frame, now)
+    if span is not None and len(dated) >= 2:
+        (first, first_words), (last, last_words) = span
+        ends = [n for n in dated if _END.search(n)]
+        starts = [n for n in dated if n not in ends]
+        if ends and starts:
+            out[starts[0]] = Stated(first.isoformat(), first_words)
+            out[ends[0]] = Stated(last.isoformat(), last_words)
+    elif span is not None and dated:
+        (first, first_words), _ = span
+        if props[dated[0]].get("format") == "date":
+            out[dated[0]] = Stated(first.isoformat(), first_words)
+    elif when.day is not None and (when.question is None or when.asks == "time") and dated:
+        for n in dated:
+            if len(dated) > 1 and _END.search(n):
+                continue  # one day said: the start, not the end
+            prop = props[n]
+            if prop.get("format") == "date":
+                out[n] = Stated(when.day.isoformat(), when.day_words or when.time_words)
+            elif (when.time or when.part) and when.question is None:
+                from ibachat.agent.reading.when import default_time
+
+                clock = when.time or default_time(when.part) or "12:00"
+                off = now.strftime("%z") or "+0000"
+                words = _joined(task, when.day_words, when.time_words)
+                out[n] = Stated(f"{when.day.isoformat()}T{clock}:00{off[:3]}:{off[3:]}", words)
+            break
+    clock_range = next(
+        (r for r in frame.ranges if re.search(r"\d", r[0]) and re.search(r"(?i)am|pm", r[1])), None
+    )
+    if clock_range is not None:
+        half = "" if re.search(r"(?i)am|pm", clock_range[0]) else _half_of(clock_range[1])
+        first = read_when(f"{clock_range[0]}{half}", now).time
+        last = read_when(clock_range[1], now).time
+        if first and clocks:
+            out[clocks[0]] = Stated(first, clock_range[2].text)
+        said_length = any(  # "an hour between 2 and 5pm": the stretch is a window, the hour its length
+            a.unit in ("minute", "hour")
+            and not a.per
+            and not clock_range[2].start <= a.span.start < clock_range[2].end
+            for a in frame.amounts
+        )
+        if first and last and last > first and not said_length:  # "9 till 11am": two hours long
+            _lasting(props, _clock_minutes(last) - _clock_minutes(first), clock_range[2].text, out)
+    elif when.time is not None and when.asks != "time" and clocks:
+        out[clocks[0]] = Stated(when.time, when.time_words)
+
+
+_DURATION_STEMS = frozenset({"durat", "length", "long", "span", "period"})
+
+
+def _lasting(props: dict[str, Any], minutes: int, words: str, out: dict[str, Stated]) -> None:
+    """How long something lasts, from the two ends of a stretch of hours, for a parameter of its length."""
+    for n, p in props.items():
+        m = _measure(n, p) if p.get("type") in ("integer", "number") and n not in out else None
+        if m and m.unit in ("minute", "hour") and {_stem(w) for w in _split(n)} & _DURATION_STEMS:
+            value = minutes if m.unit == "minute" else minutes / 60
+            out[n] = Stated(int(value) if p.get("type") == "integer" else value, words)
+            return
+
+
+def _half_of(last: str) -> str:
+    """ "9 till 11am": the first end takes the half of the day of the last when it says none."""
+    m = re.search(r"(?i)\d\s*(am|pm)\b", last)
+    return m.group(1) if m else ""
+
+
+def _clock_minutes(clock: str) -> int:
+    h, m = clock.split(":")
+    return int(h) * 60 + int(m)
+
+
+def _is_clock(name: str, prop: dict[str, Any]) -> bool:
+    return (
+        prop.get("type") == "string"
+        and not prop.get("enum")
+        and (
+            "[0-5][0-9]" in prop.get("pattern", "")
+            or bool(re.search(r"(?:^|_)time$", name))
+            or prop.get("format") == "time"
+        )
+    )
+
+
+def _range_days(frame: Frame, now: datetime) -> tuple[tuple[date, str], tuple[date, str]] | None:
+    for first, last, _span in frame.ranges:
+        if re.search(r"(?i)\d\s*(?:am|pm)\b|\d[:.]\d\d", first + last):
+            continue
+        a, b = _end_day(first, now), _end_day(last, now)
+        bare = re.fullmatch(r"(?i)(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?", first.strip())
+        if bare and b.day is not None and not b.question and re.search(r"(?i)[a-z]{3}", last):
+            # "16th to 23rd January": a day of the month alone takes the month of the end that names one
+            start = _day_in_month(b.day, int(bare.group(1)))
+            if start is not None:
+                a = dataclasses.replace(a, day=start, question=None)
+        if a.day is None or b.day is None or a.question or b.question:
+            continue
+        end = b.day
+        while end < a.day:  # "from Friday until Monday": the Monday after
+            end += timedelta(days=7)
+        return (a.day, first), (end, last)
+    return None
+
+
+def _day_in_month(end: date, day: int) -> date | None:
+    """The ``day`` of ``end``'s month, or of the month before when that would fall after ``end``."""
+    for back in (0, 1):
+        year, month = (end.year, end.month - back) if end.month - back >= 1 else (end.year - 1, 12)
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            return None
+        if found <= end:
+            return found
+    return None
+
+
+def _end_day(words: str, now: datetime) -> When:
+    """The day one end of a stretch names; a day's name read as said after "on" ("from Christmas Eve
+    to the 28th": the name alone is no day to the reader, which wants it after a word of time)."""
+    named = read_when(f"on {words}", now)
+    if named.day is not None and named.day_words.lower() == words.lower():
+        return named  # the whole of the words is a day's name ("Easter Sunday", not its weekday)
+    return read_when(words, now)
+
+
+def _joined(task: str, first: str, second: str) -> str:
+    low = task.lower()
+    a, b = low.find(first.lower()), low.find(second.lower())
+    if not second or b < 0:
+        return first
+    if not first or a < 0:
+        return second
+    start, end = min(a, b), max(a + len(first), b + len(second))
+    return task[start:end] if end - start <= len(first) + len(second) + 12 else first
