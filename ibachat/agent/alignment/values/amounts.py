@@ -1,4 +1,5 @@
-"""Amounts a request states for a tool's numeric parameters: spans of time, money, percentages, counts, distances and measures in the parameter's unit.
+"""Amounts a request states for a tool's numeric parameters: spans of time, money, percentages, counts,
+distances and measures in the parameter's unit.
 
 Part of ``alignment/request_values.py``, which runs the readers in order."""
 

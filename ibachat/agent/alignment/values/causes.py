@@ -1,4 +1,5 @@
-"""What is wrong, or what a request is for, for a tool's problem, reason or purpose parameter: a clause with its own subject, the purpose of the one asked for, what the request is about, what happened to the user.
+"""What is wrong, or what a request is for, for a tool's problem, reason or purpose parameter: a clause with
+its own subject, the purpose of the one asked for, what the request is about, what happened to the user.
 
 Part of ``alignment/request_values.py``, which runs the readers in order."""
 

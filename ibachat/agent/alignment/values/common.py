@@ -1,4 +1,6 @@
-"""What the readers of a request's values share: the ``Stated`` record, a parameter's words and stems, the closed classes of how schemas name what they take, and a parameter's measure (its unit, what it counts, per what).
+"""What the readers of a request's values share: the ``Stated`` record, a parameter's words and stems, the
+closed classes of how schemas name what they take, and a parameter's measure (its unit, what it counts,
+per what).
 
 Part of ``alignment/request_values.py``, which runs the readers in order."""
 

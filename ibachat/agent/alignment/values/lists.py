@@ -1,4 +1,5 @@
-"""Lists of things a request states for a tool's list parameters: the things asked for, what to leave out, topics.
+"""Lists of things a request states for a tool's list parameters: the things asked for, what to leave out,
+topics.
 
 Part of ``alignment/request_values.py``, which runs the readers in order."""
 

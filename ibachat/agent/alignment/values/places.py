@@ -1,4 +1,5 @@
-"""Places a request states for a tool's parameters: the end and start of a journey, a place that serves, an address, a country.
+"""Places a request states for a tool's parameters: the end and start of a journey, a place that serves, an
+address, a country.
 
 Part of ``alignment/request_values.py``, which runs the readers in order."""
 
