@@ -351,3 +351,17 @@ WALKER = _tool(
         "dog_name": {"type": "string"},
     },
 )
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("hotel in Bath, 2 nights from friday, parking included", "book_hotel"),
+        ("flight LHR to Oslo 3 March, aisle, 2 checked bags", "book_flight"),
+    ],
+)
+def test_a_participle_after_a_fragment_is_no_clause_told(
+    catalogue_tools, minilm, text: str, tool: str
+) -> None:
+    r = route(text, catalogue_tools, minilm)
+    assert r.kind == "tool" and r.tool["name"] == tool, r.why

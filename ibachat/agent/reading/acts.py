@@ -1626,14 +1626,21 @@ def _elliptical(tokens: list, i: int) -> str | None:
             return "elliptical"
     cut = _told_about_after(tokens, i)
     words = [t for t in tokens[i:cut] if t.is_alpha] or words
-    if any(x.dep_ == "nsubj" and x.pos_ in ("NOUN", "PROPN") and x.head.tag_ == "VBD" for x in tokens[i:]):
-        return None  # "great dinner at Sakura on friday, 4 of us, the food was amazing": told, not asked
+    if any(
+        x.dep_ == "nsubj"
+        and x.pos_ in ("NOUN", "PROPN")
+        and x.head.tag_ == "VBD"
+        and any(d.dep_ in ("det", "poss") for d in x.children)
+        for x in tokens[i:]
+    ):  # "great dinner at Sakura on friday, 4 of us, the food was amazing": told, not asked ("breakfast
+        return None  # included" is no clause told: no determiner says which breakfast)
     verbs = [
         t
         for t in words
         if (t.tag_.startswith("VB") or t.tag_ == "MD")
         and not _a_day_word(t)
         and not (t.dep_ == "pobj" and only_a_name(t.lower_))  # "cab to Stansted": a name the -ed made a verb
+        and not _counted_participle(t)  # "2 checked bags": a participle between a count and its noun
     ]
     doc = tokens[0].doc
     span = doc.text[tokens[i].idx : tokens[-1].idx + len(tokens[-1].text)]
@@ -1761,6 +1768,18 @@ def _fragment_head(tokens: list, i: int):
     ids = {t.i for t in common}
     heads = [t for t in common if not (t.dep_ == "compound" and t.head.i in ids)]
     return (heads or common or [None])[-1]
+
+
+def _counted_participle(t) -> bool:
+    """A past form between a number and a noun ("2 checked bags", "3 boiled eggs"): what kind of thing
+    is counted, however the tagger hung it."""
+    doc = t.doc
+    return (
+        t.tag_ in ("VBD", "VBN")
+        and 0 < t.i < len(doc) - 1
+        and doc[t.i - 1].like_num
+        and doc[t.i + 1].pos_ in ("NOUN", "PROPN")
+    )
 
 
 def _told_about_after(tokens: list, i: int) -> int:
