@@ -358,6 +358,7 @@ WALKER = _tool(
     [
         ("hotel in Bath, 2 nights from friday, parking included", "book_hotel"),
         ("flight LHR to Oslo 3 March, aisle, 2 checked bags", "book_flight"),
+        ("twin room in York from friday, 2 nights, no parking needed", "book_hotel"),
     ],
 )
 def test_a_participle_after_a_fragment_is_no_clause_told(

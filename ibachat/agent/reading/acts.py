@@ -1630,7 +1630,7 @@ def _elliptical(tokens: list, i: int) -> str | None:
         x.dep_ == "nsubj"
         and x.pos_ in ("NOUN", "PROPN")
         and x.head.tag_ == "VBD"
-        and any(d.dep_ in ("det", "poss") for d in x.children)
+        and any(d.dep_ == "poss" or d.lower_ in ("the", "this", "that", "these", "those") for d in x.children)
         for x in tokens[i:]
     ):  # "great dinner at Sakura on friday, 4 of us, the food was amazing": told, not asked ("breakfast
         return None  # included" is no clause told: no determiner says which breakfast)
