@@ -177,7 +177,7 @@ def _one_day(sentence: str) -> bool:
     """The sentence names one day ("on the 9th", "tomorrow"), not a habit ("every Friday", "on Mondays")."""
     from datetime import UTC, datetime
 
-    from ibachat.agent.reading.acts import _FREQUENCY
+    from ibachat.agent.reading.speech.words import _FREQUENCY
     from ibachat.agent.reading.when import read_when
 
     if _FREQUENCY.search(sentence) or re.search(r"\b(?:every|each)\b|\b\w+days\b", sentence, re.I):

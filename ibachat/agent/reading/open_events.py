@@ -135,7 +135,8 @@ def _asks_once(sentence: str, raw: str) -> bool:
     """A request to the assistant for one day, with no word of always ("book a ride from 12 Elm Street
     tomorrow at 9"): its amounts are this request's (house numbers, times, counts), read when the call
     runs, never a standing bound ("block my mornings, meetings after 11 only" stays one)."""
-    from ibachat.agent.reading.acts import _FREQUENCY, read_act
+    from ibachat.agent.reading.acts import read_act
+    from ibachat.agent.reading.speech.words import _FREQUENCY
 
     if _FREQUENCY.search(sentence):
         return False
