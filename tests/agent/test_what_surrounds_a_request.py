@@ -366,3 +366,45 @@ def test_a_participle_after_a_fragment_is_no_clause_told(
 ) -> None:
     r = route(text, catalogue_tools, minilm)
     assert r.kind == "tool" and r.tool["name"] == tool, r.why
+
+
+OPTICIAN = _tool(
+    "book_optician",
+    "Book an eye test or a glasses repair at an optician.",
+    {
+        "reason": {"type": "string", "description": "what is wrong"},
+        "date": {"type": "string", "format": "date"},
+    },
+)
+PARCEL = _tool(
+    "send_parcel",
+    "Send a parcel by courier.",
+    {"address": {"type": "string", "description": "delivery address"}},
+)
+TUTOR = _tool(
+    "book_tutor",
+    "Book a tutor for lessons.",
+    {"student_names": {"type": "array", "items": {"type": "string"}}, "subject": {"type": "string"}},
+)
+
+
+def test_a_clause_joined_with_its_own_subject_is_no_part_of_what_is_wrong() -> None:
+    got = _values(OPTICIAN, "my reading glasses cracked yesterday so I need the optician on friday")
+    assert got["reason"] == "my reading glasses cracked" and got["date"] == "2026-12-04"
+
+
+def test_a_house_number_and_street_after_a_comma_go_on_with_the_address() -> None:
+    assert _values(PARCEL, "post it to Unit 4, 19 Mill Lane please")["address"] == "Unit 4, 19 Mill Lane"
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("a maths tutor for Amelia and Josh", ["Amelia", "Josh"]),
+        ("book piano lessons for Leo", ["Leo"]),
+        ("a tutor for Saturday mornings", None),  # a day is no name
+        ("a tutor for the twins", None),
+    ],
+)
+def test_a_list_of_names_takes_the_names_said_for_whom_it_is(text: str, names: list[str] | None) -> None:
+    assert _values(TUTOR, text).get("student_names") == names

@@ -6,10 +6,9 @@ Part of ``alignment/request_values.py``, which runs the readers in order."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
 from typing import Any
 
-from ibachat.agent.alignment.values.common import Stated, _free, _split, _stem
+from ibachat.agent.alignment.values.common import _SOME_DAY, Stated, _free, _split, _stem
 from ibachat.agent.alignment.values.spans import _about, _for_own
 from ibachat.agent.reading.frame import Span, read_frame
 from ibachat.agent.reading.when import read_when
@@ -105,6 +104,18 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
         if _stem(subj[0].lemma_) in {_stem(w) for p in props for w in _split(p)}:
             continue  # "Address is 9 Orchard Close": another parameter's value
         request = {x.i for c in t.children if c.pos_ == "VERB" and doc[0] in c.subtree for x in c.subtree}
+        # "my glasses snapped this morning so I need the optometrist": a clause joined on with a subject
+        # of its own (and its "so", "and") says what follows, not what is wrong
+        joined = [
+            c
+            for c in t.children
+            if c.dep_ == "conj"
+            and c.pos_ in ("VERB", "AUX")
+            and any(g.dep_ in ("nsubj", "nsubjpass") for g in c.children)
+        ]
+        for c in joined:
+            request |= {x.i for x in c.subtree}
+            request |= {g.i for g in t.children if g.dep_ == "cc" and g.i < c.i}
         inside = [
             x
             for x in t.subtree
@@ -139,7 +150,6 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
         out[names[0]] = Stated(span.text, span.text)
 
 
-_SOME_DAY = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)  # whether words say a time at all
 # words between the one asked for and the "to" of what they are to do ("a plumber round to fix ...")
 _ROUND = frozenset({"round", "over", "out", "in", "along", "by"})
 

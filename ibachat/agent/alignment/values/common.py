@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any
 
@@ -85,6 +86,9 @@ def _generic() -> frozenset[str]:
     from ibachat.agent.data import word_classes
 
     return _PLACEHOLDERS | word_classes("unnamed")["words"]
+
+
+_SOME_DAY = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)  # whether words say a time at all
 
 
 def _split(name: str) -> list[str]:

@@ -12,6 +12,7 @@ from ibachat.agent.alignment.values.common import (
     _EXCLUDE,
     _LABELS,
     _PEOPLE_LIST,
+    _SOME_DAY,
     _TOPICS,
     Stated,
     _generic,
@@ -19,6 +20,7 @@ from ibachat.agent.alignment.values.common import (
     _stem,
 )
 from ibachat.agent.reading.frame import Frame
+from ibachat.agent.reading.when import read_when
 
 
 def _lists(
@@ -41,6 +43,20 @@ def _lists(
             ]
             if spans:
                 out[n] = Stated([s.text for s in spans], "; ".join(s.text for s in spans))
+            continue
+        if _NAMES_LIST.search(n) and not _PEOPLE_LIST.search(n):
+            # "pet_names", "child_names": the names said for whom it is ("a dog walker for Max")
+            said = [s.text for p_, s in frame.phrases if p_ in ("for", "with")] + [
+                s.text for s in frame.company
+            ]
+            said += [s.text for s in frame.verb_objects]  # "walk Rolo"
+            named: list[str] = []
+            for whole in said:
+                parts = re.split(r"\s*(?:,|&|\band\b)\s*", whole)  # "Mittens and Shadow"
+                if all(_a_name(x) for x in parts if x):
+                    named += [x for x in parts if x and x not in named]
+            if named:
+                out[n] = Stated(named, "; ".join(named))
             continue
         if _PEOPLE_LIST.search(n):
             people = [s.text for s in frame.company] + list(frame.emails)
@@ -77,6 +93,17 @@ def _lists(
             if names and len(names) == len(group):
                 out[n] = Stated(names, "; ".join(names))
                 break
+
+
+_NAMES_LIST = re.compile(r"(?:^|_)names?$", re.I)
+
+
+def _a_name(text: str) -> bool:
+    """A name said on its own: capitalised words, no day or time ("Max", "Biscuit"; not "Friday")."""
+    return (
+        bool(re.fullmatch(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?", text))
+        and not read_when(text, _SOME_DAY).said
+    )
 
 
 def excludes(name: str) -> bool:

@@ -57,8 +57,16 @@ _TOWN = re.compile(r"city|town", re.I)  # a parameter for a town or a city: a na
 def _address(frame: Frame) -> Span | None:
     for p in frame.places:
         if not p.told and p.prep in ("at", "to", "in", "") and re.search(r"\d|[A-Z]", p.span.text):
+            # "to Flat 3, 41 Hanover Square": a house number and a street after a comma go on with it
+            more = _STREET_AFTER.match(frame.text, p.span.end)
+            if more is not None:
+                return Span(frame.text[p.span.start : more.end()], p.span.start, more.end())
             return p.span
     return None
+
+
+# a comma, then a house number and a street's capitalised words ("..., 41 Hanover Square")
+_STREET_AFTER = re.compile(r",\s*\d+[A-Za-z]?\s+(?:[A-Z][\w'’-]*\s?)+(?<!\s)")
 
 
 _COUNTRY = re.compile(r"(?i)\bcountry\b|countries")

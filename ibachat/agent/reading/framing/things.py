@@ -318,7 +318,8 @@ def _lists(text: str, doc: Doc, mask: tuple[tuple[int, int], ...]) -> list[tuple
         for part in re.finditer(r"[^,;&+]+", seg):
             for sub in re.split(r"(?i)\s+(?:and|plus|or)\s+", part.group(0)):
                 s = re.sub(r"(?i)^(?:and|plus|also|or)\s+", "", sub.strip(" .!?"))
-                s = re.sub(r"(?i)^(?:the|a|an|some|my|our)\s+", "", s)
+                # "a dozen eggs", "a couple of lemons": the article is part of the count, not dropped
+                s = re.sub(r"(?i)^(?:the|a|an|some|my|our)\s+(?!(?:dozen|couple|pair|few|half)\b)", "", s)
                 if not s:
                     continue
                 j = text.find(s, base + part.start())
