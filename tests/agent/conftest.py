@@ -11,3 +11,11 @@ def minilm():
     from memory.embedders.registry import load_embedder
 
     return load_embedder("minilm").embed_batch
+
+
+@pytest.fixture(scope="module")
+def catalogue_tools():
+    """The product's whole catalogue, as chat offers it."""
+    from ibachat.agent.meaning import catalogue
+
+    return [dict(t) for t in catalogue()]

@@ -82,13 +82,6 @@ def _values(tool: dict, text: str) -> dict:
     return {n: v.value for n, v in stated_values(tool["parameters"], text, NOW, tool_about(tool)).items()}
 
 
-@pytest.fixture(scope="module")
-def catalogue_tools():
-    from ibachat.agent.meaning import catalogue
-
-    return [dict(t) for t in catalogue()]
-
-
 # ------------------------------------------------------------------------------------------- routing
 @pytest.mark.parametrize(
     "text",

@@ -255,6 +255,10 @@ def missing_details(
         for n, p in props.items()
         if isinstance(p, dict) and (p.get("format") in ("date", "date-time") or _is_clock(n, p))
     ]
+    if when_q and read_when(task, now).asks == "time":
+        # "at 10" with no half of the day: only a time of day or a moment takes that half; a tool with a
+        # day alone ("book the dentist on the 9th at 10") has nothing the answer could fill
+        timed = [n for n in timed if (props[n].get("format") or "") != "date"]
     if when_q and timed and not any(_settled(plan, n) for n in timed):
         questions.append(when_q)
     for name, question in range_questions(schema, task, now).items():  # "6 to 8 guests": which?
@@ -420,8 +424,11 @@ def call_tool(
             args[name] = task_value(name, (original.get("properties") or {})[name], task, now, original)
     args, fixes = enforce(args, original, plan if narrow else AlignmentPlan(task, now), task, now)
     if date_question(task, now):  # a day the request leaves open is asked about, never guessed
+        when = read_when(task, now)
         for name, prop in (original.get("properties") or {}).items():
             if isinstance(prop, dict) and prop.get("format") in ("date", "date-time") and name in args:
+                if when.asks == "time" and when.day is not None and prop.get("format") == "date":
+                    continue  # "on the 9th at 10": the day is settled, only the half of the time is asked
                 if not _settled(plan, name):
                     del args[name]
     for n in _same_place(args, original, task, now):

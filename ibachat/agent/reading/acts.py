@@ -527,10 +527,11 @@ def _welcomes(root, condition) -> bool:
 def _after_a_break(sent, tokens: list) -> tuple[str, list[Request]]:
     """A command after a comma or a conjunction: "we're out of milk, sort a delivery", "..., so book it";
     not in a story of what the user does ("every morning I ring, sit in a queue, and ...")."""
-    if _HABITUAL.search(sent.text) and any(t.dep_ == "nsubj" and t.lower_ in ("i", "we") for t in tokens):
-        return "", []
+    story = _HABITUAL.search(sent.text) and any(t.dep_ == "nsubj" and t.lower_ in ("i", "we") for t in tokens)
     for p, tok in enumerate(tokens[:-1]):
         dash = tok.lower_ in ("-", "–", "—") and bool(tokens[p - 1].whitespace_)  # not "last-minute"
+        if story and not (dash and not _HABITUAL.search(sent.doc.text[tok.idx : sent.end_char])):
+            continue  # a story goes on after a comma or an "and"; a dash breaks it off ("... — refill it")
         if (dash or tok.lower_ in (",", ";", ":", "and", "so", "then", "but")) and p > 0:
             j = p + 1 + _start(tokens[p + 1 :])
             if j < len(tokens) and _shares_a_subject(tokens, p, j):
@@ -767,4 +768,5 @@ def _is_command(sent, tokens: list, i: int) -> bool:
             if tok.i in {x.i for x in t.subtree}:
                 return False
     clause = sent.doc.text[tok.idx : sent.end_char]
-    return command_parse(clause, finite=_has_finite(tokens)) is not None
+    # the clause's own verbs: "I'm starving — order pho from Pho Saigon" has a finite verb before the break
+    return command_parse(clause, finite=_has_finite(tokens[i:])) is not None

@@ -671,7 +671,7 @@ def _read(text: str, now_iso: str) -> When:
     clock, asks = None, ""
     if hour is not None:
         if half is None and hour <= 12:
-            half = half_of_day(text, hour)
+            half = half_of_day(text, hour) or _soon_this_morning(day, hour, minute, now)
             if _HALF_OF_DAY.get(part or "") and part_m is not None:  # "tomorrow night at half seven"
                 time_words = _together(text, part_m.group(0), time_words)
             if half is None and question is None and hour != 0:
@@ -786,6 +786,16 @@ def half_of_day(text: str, hour: int) -> str | None:
     if half is None and 1 <= hour <= 4:
         half = "pm"
     return half
+
+
+def _soon_this_morning(day: date | None, hour: int, minute: int, now: datetime) -> str | None:
+    """'am' for a clock time said with no half and no other day, when that time this morning is still to
+    come within three hours ("for 10:30" at ten, "ready for quarter past eleven"): the evening's is half a
+    day further on, and nobody means it unsaid."""
+    if day not in (None, now.date()) or not 5 <= hour <= 11:
+        return None
+    ahead = now.replace(hour=hour, minute=minute, second=0, microsecond=0) - now
+    return "am" if timedelta(0) < ahead <= timedelta(hours=3) else None
 
 
 def _part_of(hour: int) -> str:

@@ -69,6 +69,40 @@ def _address(frame: Frame) -> Span | None:
 _STREET_AFTER = re.compile(r",\s*\d+[A-Za-z]?\s+(?:[A-Z][\w'’-]*\s?)+(?<!\s)")
 
 
+def _a_thing_param(name: str, prop: dict[str, Any]) -> bool:
+    """A parameter for a thing in words of its own (a dish, a film, a drug): free text that is no place,
+    day or clock, or a list of such."""
+    if prop.get("type") == "array":
+        items = prop.get("items") if isinstance(prop.get("items"), dict) else {}
+        return (
+            items.get("type", "string") == "string" and not items.get("enum") and not place_role(name, prop)
+        )
+    return _free(prop) and not prop.get("enum") and not _is_clock(name, prop) and not place_role(name, prop)
+
+
+def _booked_by_name(frame: Frame, props: dict[str, Any]) -> Span | None:
+    """ "book Dishoom for Friday", "reserve The Ivy": a name booked, with a tool that books no thing of its
+    own, is the place booked at (never a day, a word in lower case or a value the tool offers: "Pilates")."""
+    if not frame.objects_asked or len(frame.verb_objects) != 1:
+        return None  # "reserve Toni and Guy": two names, or one the parse split, are no one place
+    offered = {
+        _stem(str(v).replace("_", " ").lower())
+        for p in props.values()
+        if isinstance(p, dict)
+        for v in p.get("enum") or ()
+    }
+    for s in frame.verb_objects:
+        m = re.search(
+            rf"(?i:\b(?:book|reserve)(?:\s+(?:me|us))?\s+)((?:The\s+)?{re.escape(s.text)})\b", frame.text
+        )
+        if m is None or not re.fullmatch(r"(?:[A-Z][\w'’&-]*\s?)+", m.group(1)):
+            continue
+        if re.search(rf"(?i)^(?:{_DAY_OR_MONTH}|May)\b", s.text) or _stem(s.text.lower()) in offered:
+            continue
+        return Span(m.group(1), m.start(1), m.end(1))
+    return None
+
+
 _COUNTRY = re.compile(r"(?i)\bcountry\b|countries")
 # short names of countries that the ISO list (pycountry) does not hold as names: a closed class
 _COUNTRY_NAMES = frozenset({"UK", "U.K.", "Britain", "Great Britain", "the States", "America", "UAE"})
@@ -177,6 +211,8 @@ def _places(
                 span = pick(("at", "in", "near"), "at")  # a car picked up where it stands ("at Faro airport")
         elif role == "venue":
             span = pick(("at", "from"), "at", named=True) or pick(("in",), "at", named=True)
+            if span is None and not any(_a_thing_param(o, q) for o, q in props.items() if o != n):
+                span = _booked_by_name(frame, props)
         elif role == "location" and _ADDRESS.search(f"{n} {props[n].get('description', '')}"):
             span = _address(frame)  # an address is a name or a number and a name, never "the kitchen"
         elif role == "location":

@@ -95,7 +95,7 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
     clause = sent.doc.text[tok.idx : sent.end_char].strip()
     if tok.tag_ == "VBD":
         clause = tok.lemma_.lower() + clause[len(tok.text) :]
-    found = command_parse(clause, finite=_has_finite(tokens))
+    found = command_parse(clause, finite=_has_finite(tokens[j:]))
     if found is None:
         alt = imperative_parse(clause)  # after "can you", "I need you to": the verb is given by the frame
         if len(alt) < 2 or alt[1].tag_ not in ("VB", "VBP", "VBG", "NN", "NNP"):

@@ -67,6 +67,10 @@ def _want(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
         return ("request", found) if found else ("statement", [])
     if any(_negates(c) for c in verb.children) or (j > 0 and low[j - 1] in ("n't", "not")):
         return "negated", []
+    if low[j] == "with" and low[j - 1] == "do" and {"could", "'d"} & set(low[i:j]) and j + 1 < len(tokens):
+        # "I could do with a reminder to ...": what one could do with is what one needs
+        found = _want_object(sent, tokens, j + 1, "want")
+        return ("request", found) if found else ("statement", [])
     lemma = verb.lemma_.lower()
     wants = (
         lemma in _WANT_VERBS

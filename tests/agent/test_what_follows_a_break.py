@@ -1,0 +1,111 @@
+"""What follows a break (session 28): a command after a dash that follows a statement of one's own
+("Knackered after the night shift — order ..."), read with the command's own verbs and not the
+statement's; a habit told before a dash that does not swallow the command after it, while a story told
+with commas and "and" stays a story; "could do with" as a want; a name booked ("reserve Padella") as the
+place booked at, for a tool that books no thing of its own.
+
+The words are not those of the sets these were found on, and the tools beside the catalogue's are ones
+nobody on the team wrote (a salon, a tutor)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from ibachat.agent.alignment.request_values import stated_values, tool_about
+from ibachat.agent.execution.router import route
+from ibachat.agent.reading.acts import read_act
+
+NOW = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)  # a Tuesday
+
+
+def _tool(name: str, description: str, props: dict) -> dict:
+    return {"name": name, "description": description, "parameters": {"type": "object", "properties": props}}
+
+
+def _values(tool: dict, text: str) -> dict:
+    return {n: v.value for n, v in stated_values(tool["parameters"], text, NOW, tool_about(tool)).items()}
+
+
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("Knackered after the night shift — order a veggie burger from Burger Barn to the flat", "order"),
+        ("It's been a brutal week – book me a sports massage on Saturday please", "book"),
+        ("The boiler's making that noise again — get a plumber round tomorrow morning", "get"),
+    ],
+)
+def test_a_command_after_a_dash_that_follows_a_statement_is_asked(text: str, verb: str) -> None:
+    act = read_act(text)
+    assert act.kind == "request" and act.requests[0].verb == verb, act
+
+
+def test_a_habit_told_before_a_dash_does_not_swallow_the_command_after_it() -> None:
+    act = read_act("My hay fever always flares up in June and I'm nearly out — reorder my cetirizine please.")
+    assert act.kind == "request" and act.requests[0].verb == "reorder", act
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "every Friday I order a curry, put a film on and fall asleep by nine",
+        "I usually book the early train and grab a coffee at the station",
+    ],
+)
+def test_a_story_told_with_commas_and_and_stays_a_story(text: str) -> None:
+    assert read_act(text).kind != "request"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we could really do with a window cleaner on Thursday",
+        "I could do with a reminder to water the plants",
+    ],
+)
+def test_could_do_with_is_a_want(text: str) -> None:
+    act = read_act(text)
+    assert act.kind == "request" and act.requests[0].form == "want", act
+
+
+def test_a_reminder_one_could_do_with_is_set(catalogue_tools, minilm) -> None:
+    r = route("honestly I could do with a reminder to call the bank at 4", catalogue_tools, minilm)
+    assert r.kind == "tool" and r.tool["name"] == "set_reminder", r.why
+
+
+SALON = _tool(
+    "book_salon",
+    "Book a haircut or a colour at a hair salon.",
+    {
+        "salon": {"type": "string", "description": "which salon"},
+        "service": {"type": "string", "enum": ["cut", "colour", "blow_dry"]},
+        "date": {"type": "string", "format": "date"},
+    },
+)
+TUTOR = _tool(
+    "book_tutor",
+    "Book a lesson with a tutor at a tutoring centre.",
+    {
+        "centre": {"type": "string", "description": "tutoring centre"},
+        "subject": {"type": "string", "description": "what the lesson is in"},
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "salon"),
+    [
+        ("reserve Toni and Guy for Thursday, just a cut", None),  # split at "and": no one place, none taken
+        ("book Hair Lab for Saturday", "Hair Lab"),
+        ("could you book The Chop Shop on friday", "The Chop Shop"),
+        ("book Friday for a blow dry", None),  # a day is no place
+        ("book Colour for Friday", None),  # a value the tool offers is no place
+    ],
+)
+def test_a_name_booked_is_the_place_booked_at(text: str, salon: str | None) -> None:
+    assert _values(SALON, text).get("salon") == salon
+
+
+def test_a_name_booked_with_a_tool_that_takes_a_thing_of_its_own_is_no_place() -> None:
+    assert "centre" not in _values(TUTOR, "book Chemistry for Monday")
