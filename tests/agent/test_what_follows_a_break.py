@@ -109,3 +109,32 @@ def test_a_name_booked_is_the_place_booked_at(text: str, salon: str | None) -> N
 
 def test_a_name_booked_with_a_tool_that_takes_a_thing_of_its_own_is_no_place() -> None:
     assert "centre" not in _values(TUTOR, "book Chemistry for Monday")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the cottage was gorgeous, bath in the garden, log burner in the lounge",
+        "My week's been manic — work from home Monday, gym on Tuesday",
+        "Loved Porto, fly there again someday maybe",
+    ],
+)
+def test_a_word_that_may_be_a_verb_after_a_statement_commands_nothing(text: str) -> None:
+    assert read_act(text).kind != "request", read_act(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("the printer's jammed again, email IT about it", "email"),  # a name right after the verb
+        ("we need a stair gate for the baby, a standard one is fine, just buy one", "buy"),  # a count
+    ],
+)
+def test_a_command_after_a_statement_that_says_it_is_one_is_asked(text: str, verb: str) -> None:
+    act = read_act(text)
+    assert act.kind == "request" and verb in [r.verb for r in act.requests], act
+
+
+def test_a_verb_of_the_request_classes_is_a_word_whatever_the_dictionary() -> None:
+    act = read_act("my train got cancelled, rebook me on the next one")
+    assert act.kind == "request" and act.requests[0].verb == "rebook", act

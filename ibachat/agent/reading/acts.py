@@ -538,11 +538,42 @@ def _after_a_break(sent, tokens: list) -> tuple[str, list[Request]]:
                 continue  # "I have an aversion to X and prefer Y": the same "I", not a command
             if j < len(tokens) and j > p and (_is_command(sent, tokens, j) or tokens[j].lower_ in _MODALS):
                 sub_kind, sub = _at(sent, tokens, j)
+                if sub and sub[0].form == "imperative" and not _marked_command(tokens, j):
+                    continue  # "the hotel was lovely, pool on the roof": a word that may be a verb, told on
                 if sub:
                     return sub_kind, sub
                 if sub_kind in ("negated", "standing"):
                     return sub_kind, []
     return "", []
+
+
+def _lemma_of_past(word: str) -> str:
+    """The lemma of a past form, read in the frame ``past_form`` reads it in."""
+    return parse(f"I {word} it yesterday.")[1].lemma_.lower()
+
+
+def _marked_command(tokens: list, j: int) -> bool:
+    """A command after a break says it is one: its verb is one of asking for things (a request class but
+    the device one, whose verbs are everyday doings: "walk", "cook", "leave"), it says "please", or its
+    object is plainly one (a determiner, an owner, a pronoun, a count or a name right after the verb and
+    its particle: "refill my inhaler", "book us a room", "email IT"). "pool on the roof", "baby up at 3",
+    "roast chicken", "work from home" after a statement are no such command."""
+    verb = tokens[j]
+    if any(verb.lower_ in _classes_of(c) or verb.lemma_.lower() in _classes_of(c) for c in _ASKING_CLASSES):
+        return True
+    if any(t.lower_ in ("please", "pls", "plz") for t in tokens[j:]):
+        return True
+    k = j + 1
+    while k < len(tokens) and tokens[k].dep_ == "prt":
+        k += 1
+    if k >= len(tokens):
+        return False
+    nxt = tokens[k]
+    return nxt.tag_ in ("DT", "PRP$", "PRP", "CD") or (nxt.pos_ == "PROPN" and nxt.text[:1].isupper())
+
+
+# the verb classes of asking for things (``data/act_verbs.json``), all but the everyday doings of "device"
+_ASKING_CLASSES = ("light", "writing", "speech", "undo", "modify", "pay", "consult", "reply", "place")
 
 
 def _shares_a_subject(tokens: list, p: int, j: int) -> bool:
@@ -644,6 +675,8 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
         if found:
             return "request", found
         return _why_not(sent, tokens, i), []
+    if past_form(first) and _lemma_of_past(first) in _STANCE_VERBS:
+        return "statement", []  # "Loved Porto, ...", "hated the hotel": a feeling told, the "I" left out
     form = _elliptical(tokens, i)
     if form is not None:
         phrase = _span(tokens[i:]).rstrip(" .!")

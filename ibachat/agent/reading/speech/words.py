@@ -115,8 +115,8 @@ def only_a_name(word: str) -> bool:
 
     from ibachat.agent.reading.parse import nlp
 
-    if word in nlp().Defaults.stop_words:
-        return False
+    if word in nlp().Defaults.stop_words or asks_with(word):
+        return False  # a verb of the request classes is a word ("rebook", "unsub"), whatever the dictionary
     return not any(getAllLemmas(word, upos=u) for u in _OPEN_CLASSES)
 
 
