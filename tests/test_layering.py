@@ -156,3 +156,87 @@ def test_loops_through_annotations_are_only_the_known_ones():
 def test_the_circle_finder_finds_a_circle():
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
     assert _circles({"a": {"b"}, "b": set()}) == []
+
+
+# ------------------------------------------------------- which stage may import which (issue 22)
+
+# The agent's stages in the order a message goes through them: a module may import its own stage and
+# those before it, never one after. ``meaning`` (texts of tools and parameters, and the vectors of
+# them) serves alignment and execution alike and sits just above the data.
+AGENT_STAGES = {
+    "data": 0,
+    "types": 0,
+    "meaning": 1,
+    "reading": 2,
+    "retrieval": 3,
+    "alignment": 4,
+    "execution": 5,
+    "planner": 6,
+    "ingest": 7,  # stores turns and reads their events with the planner's reading
+}
+# The one known edge against the order: the product's catalogue still lives with the mock tools that
+# carry it out (execution/tools.py), and ``meaning.catalogue`` reads it inside the function. Moving the
+# catalogue down, as data, is issue 22's split of execution/tools.py.
+AGENT_EXCEPTIONS = {("ibachat.agent.meaning", "ibachat.agent.execution.tools")}
+# The benchmark's modules: results, then what judges them, what runs them, what reports them, the CLI.
+BENCH_STAGES = {
+    "__init__": 0,
+    "results": 0,
+    "judges": 1,
+    "evaluate": 2,
+    "generator": 3,
+    "validate": 3,
+    "agents": 3,
+    "loaders": 3,
+    "schema": 3,
+    "worker": 4,
+    "prefeval_filler": 4,
+    "retrieval_eval": 4,
+    "prefeval": 5,
+    "executor_ray": 5,
+    "report": 5,
+    "datasets": 6,
+    "runner": 6,
+    "cli": 7,
+}
+
+
+def _stage_of(module: str) -> tuple[str, int] | None:
+    parts = module.split(".")
+    if parts[:2] == ["ibachat", "agent"] and len(parts) > 2:
+        return "agent", AGENT_STAGES[parts[2]]
+    if parts[0] == "bench":
+        return "bench", BENCH_STAGES[parts[1] if len(parts) > 1 else "__init__"]
+    return None
+
+
+def _against_the_order(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
+    out = []
+    for a, targets in edges.items():
+        here = _stage_of(a)
+        for b in targets:
+            there = _stage_of(b)
+            if here and there and here[0] == there[0] and there[1] > here[1]:
+                out.append((a, b))
+    return sorted(out)
+
+
+def test_every_agent_and_bench_module_has_a_stage():
+    for module in _modules():
+        parts = module.split(".")
+        if parts[:2] == ["ibachat", "agent"] and len(parts) > 2:
+            assert parts[2] in AGENT_STAGES, module
+        elif parts[0] == "bench" and len(parts) > 1:
+            assert parts[1] in BENCH_STAGES, module
+
+
+def test_no_stage_imports_a_later_one():
+    assert set(_against_the_order(_imports(types_too=False))) == AGENT_EXCEPTIONS
+
+
+def test_the_stage_check_finds_an_import_against_the_order():
+    edges = {"ibachat.agent.reading.acts": {"ibachat.agent.execution.router"}, "bench.results": {"bench.cli"}}
+    assert _against_the_order(edges) == [
+        ("bench.results", "bench.cli"),
+        ("ibachat.agent.reading.acts", "ibachat.agent.execution.router"),
+    ]

@@ -65,49 +65,6 @@ def catalogue() -> tuple[dict[str, Any], ...]:
     return tuple(as_task_tool(t) for t in tools_for())
 
 
-@lru_cache(maxsize=1)
-def catalogue_texts() -> tuple[str, ...]:
-    """The product's own texts the planner embeds in every turn: each catalogue tool's text, name words,
-    parameter texts and enum values (as said, and as the glossary defines them), the facet cue lists,
-    the scope's anchors and the reading lexicon's attribute values as wishes. None of it is the user's: ``declare_catalogue`` lets their vectors be kept."""
-    from ibachat.agent.alignment.grounding import _BAD, _GOOD, defined
-    from ibachat.agent.retrieval.facets import FACET_VOCAB, tool_facets
-
-    out: list[str] = [REPLIES, _GOOD, _BAD, *FACET_VOCAB.values()]
-    for tool in catalogue():
-        out += [tool_text(tool), route_text(tool), *name_words(tool), *param_texts(tool)]
-        out += [q for _, q in tool_facets(tool)]
-        for name, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
-            if not isinstance(prop, dict):
-                continue
-            label = name.replace("_", " ")
-            for value in prop.get("enum") or (prop.get("items") or {}).get("enum") or []:
-                said = str(value).replace("_", " ")
-                out += [str(value), said, defined(said), f"{said} {label}"]
-    # the reading lexicon's attributes as wishes (grounding.content_wishes): "spice level: not mild"
-    from ibachat.agent.reading.lexicon import BY_DIMENSION
-
-    for attr in BY_DIMENSION.values():
-        label = attr.label.replace("_", " ")
-        for value in attr.values:
-            said = str(value).replace("_", " ")
-            out += [f"{said} {label}", f"{label}: {said}", f"{label}: not {said}"]
-    return tuple(dict.fromkeys(t for t in out if t))
-
-
-def declare_catalogue(memory: Any) -> bool:
-    """Tell the memory's public cache which texts are the product's own (once per memory), so a lookup
-    of one that misses is embedded once and kept on disk, not embedded again in the next process.
-    False for a memory without a public cache or with a hashing embedder."""
-    public = getattr(memory, "public", None)
-    model = str(getattr(getattr(memory, "embedder", None), "model_id", ""))
-    if public is None or not callable(getattr(public, "declare", None)) or model.startswith("hash"):
-        return False
-    if not getattr(public, "declared", None):
-        public.declare(catalogue_texts())
-    return True
-
-
 class Vectors:
     """Unit embeddings of short texts, computed once per embedder and text."""
 

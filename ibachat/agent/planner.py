@@ -17,11 +17,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from ibachat.agent.alignment.plan import build_plan
 from ibachat.agent.alignment.plan_types import AlignmentPlan
-from ibachat.agent.alignment.schema_map import params
 from ibachat.agent.execution.action import (
     PendingAction,
     Reading,
@@ -35,11 +35,11 @@ from ibachat.agent.execution.action import (
 from ibachat.agent.execution.execute import call_tool, unasked, write_text
 from ibachat.agent.execution.router import Route
 from ibachat.agent.execution.router import route as route_message
-from ibachat.agent.meaning import declare_catalogue
 from ibachat.agent.reading.about import applies_to
 from ibachat.agent.reading.events import extract_events, task_events
 from ibachat.agent.reading.lexicon import ATTRIBUTES, BY_DIMENSION
 from ibachat.agent.reading.outcomes import OUTCOME_DIM
+from ibachat.agent.reading.schema_map import params
 from ibachat.agent.types import Evidence, PlannerCounters, ToolCall
 from ibachat.errors import ConfigError, IbachatError
 from ibachat.llm.base import LLM, Chunk, Message, parse_json_reply
@@ -443,6 +443,49 @@ def warm() -> dict[str, float]:
     gc.freeze()
     times["collect"] = time.perf_counter() - t0
     return times
+
+
+@lru_cache(maxsize=1)
+def catalogue_texts() -> tuple[str, ...]:
+    """The product's own texts the planner embeds in every turn: each catalogue tool's text, name words,
+    parameter texts and enum values (as said, and as the glossary defines them), the facet cue lists,
+    the scope's anchors and the reading lexicon's attribute values as wishes. None of it is the user's: ``declare_catalogue`` lets their vectors be kept."""
+    from ibachat.agent.alignment.grounding import _BAD, _GOOD, defined
+    from ibachat.agent.meaning import REPLIES, catalogue, name_words, param_texts, route_text, tool_text
+    from ibachat.agent.reading.lexicon import BY_DIMENSION
+    from ibachat.agent.retrieval.facets import FACET_VOCAB, tool_facets
+
+    out: list[str] = [REPLIES, _GOOD, _BAD, *FACET_VOCAB.values()]
+    for tool in catalogue():
+        out += [tool_text(tool), route_text(tool), *name_words(tool), *param_texts(tool)]
+        out += [q for _, q in tool_facets(tool)]
+        for name, prop in ((tool.get("parameters") or {}).get("properties") or {}).items():
+            if not isinstance(prop, dict):
+                continue
+            label = name.replace("_", " ")
+            for value in prop.get("enum") or (prop.get("items") or {}).get("enum") or []:
+                said = str(value).replace("_", " ")
+                out += [str(value), said, defined(said), f"{said} {label}"]
+    # the reading lexicon's attributes as wishes (grounding.content_wishes): "spice level: not mild"
+    for attr in BY_DIMENSION.values():
+        label = attr.label.replace("_", " ")
+        for value in attr.values:
+            said = str(value).replace("_", " ")
+            out += [f"{said} {label}", f"{label}: {said}", f"{label}: not {said}"]
+    return tuple(dict.fromkeys(t for t in out if t))
+
+
+def declare_catalogue(memory: Any) -> bool:
+    """Tell the memory's public cache which texts are the product's own (once per memory), so a lookup
+    of one that misses is embedded once and kept on disk, not embedded again in the next process.
+    False for a memory without a public cache or with a hashing embedder."""
+    public = getattr(memory, "public", None)
+    model = str(getattr(getattr(memory, "embedder", None), "model_id", ""))
+    if public is None or not callable(getattr(public, "declare", None)) or model.startswith("hash"):
+        return False
+    if not getattr(public, "declared", None):
+        public.declare(catalogue_texts())
+    return True
 
 
 def meaning_of(memory: Any) -> Callable[[list[str]], Any] | None:

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from ibachat.agent import meaning
+from ibachat.agent import planner as planner_module
 from ibachat.agent.execution.tools import as_task_tool, get_tool
 from ibachat.agent.ingest import ingest
 from ibachat.agent.planner import Planner
@@ -70,7 +71,7 @@ def test_catalogue_texts_are_embedded_once_per_home(tmp_path, minilm):
                 {"session_id": "s", "role": "user", "text": "never sit me at the bar", "time": NOW},
             ],
         )
-    public = set(meaning.catalogue_texts())
+    public = set(planner_module.catalogue_texts())
     first = _turn(home, minilm)
     first_public = [t for t in first.texts if t in public]
     assert len(first_public) > 50  # the tools' texts, parameters and values of the catalogue

@@ -18,8 +18,8 @@ from datetime import datetime
 from typing import Any
 
 from ibachat.agent.alignment.grounding import Embed
-from ibachat.agent.alignment.schema_map import Param
 from ibachat.agent.reading.complaints import COMPLAINT_DIM, parse_label
+from ibachat.agent.reading.schema_map import Param
 from memory.ledger import PreferenceEvent
 
 # The closed class of scale adjectives, by pole: (high pole words, low pole words, +1 when the high

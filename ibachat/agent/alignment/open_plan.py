@@ -34,11 +34,11 @@ from ibachat.agent.alignment.grounding import (
     settle,
     unit,
 )
-from ibachat.agent.alignment.schema_map import bindings, params
 from ibachat.agent.alignment.scope import elsewhere, in_scope
 from ibachat.agent.reading.lexicon import BY_DIMENSION, keeps_out
 from ibachat.agent.reading.open_prefs import NUMBER_DIM
 from ibachat.agent.reading.quantities import quantities
+from ibachat.agent.reading.schema_map import bindings, params
 from memory.ledger import PreferenceEvent
 
 MAX_TEXT_WISHES = 4
@@ -98,7 +98,7 @@ def ground_tool(
     # first plan for a tool embeds them all (a call costs about as much as several texts in it)
     embed(_owner_texts(tool) + [t for p in open_params for t in _bearing_texts(p)])
     owner = _owners(tool, wishes, embed)
-    from ibachat.agent.execution.router import gives_a_reply
+    from ibachat.agent.reading.schema_map import gives_a_reply
 
     # a tool whose act is giving one of its replies: the replies are what the wishes are about, so the
     # one furthest from what the user avoids is chosen (a reply says nothing of a budget tier's kind)

@@ -22,9 +22,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ibachat.agent.alignment.grounding import Embed, param_text, unit
-from ibachat.agent.alignment.schema_map import params
 from ibachat.agent.alignment.usual import free_text
 from ibachat.agent.reading.outcomes import OUTCOME_DIM, UNHAPPY
+from ibachat.agent.reading.schema_map import params
 from memory.ledger import PreferenceEvent
 from memory.lexical import tokenize
 

@@ -27,10 +27,10 @@ from ibachat.agent.alignment.plan_types import (
 )
 from ibachat.agent.alignment.quantity_plan import ground_clock_bounds, ground_numbers
 from ibachat.agent.alignment.resolve import Decision, Domain, Resolution, resolve
-from ibachat.agent.alignment.schema_map import EXACT, NUMERIC_DIMS, Param, bindings, map_event, params
 from ibachat.agent.alignment.text_plan import text_constraints
 from ibachat.agent.alignment.usual import apply_usual
 from ibachat.agent.reading.lexicon import ATTRIBUTES, BY_DIMENSION, avoided_values, context_re
+from ibachat.agent.reading.schema_map import EXACT, NUMERIC_DIMS, Param, bindings, map_event, params
 from ibachat.agent.types import Evidence, PlannerCounters
 from memory.ledger import PreferenceEvent, copy_event
 

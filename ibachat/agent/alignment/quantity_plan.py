@@ -19,10 +19,10 @@ from typing import Any
 
 from ibachat.agent.alignment.complaint_plan import shift_from_complaints
 from ibachat.agent.alignment.grounding import Embed, param_text
-from ibachat.agent.alignment.schema_map import Param, params
 from ibachat.agent.alignment.scope import in_scope
 from ibachat.agent.reading.open_prefs import NUMBER_DIM
 from ibachat.agent.reading.quantities import Quantity
+from ibachat.agent.reading.schema_map import Param, params
 from memory.ledger import PreferenceEvent
 
 BEAR_MIN_SIM = 0.25

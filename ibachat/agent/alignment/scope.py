@@ -57,7 +57,7 @@ def _judge(
     nearer, or when it names one of the tool's own values ("I've gone vegetarian" and a flight's
     ``meal: vegetarian``). Activities under ``RIVAL_MIN`` are no rivals: a statement near nothing in
     particular is about the person, and stays in scope where it bears on a value."""
-    from ibachat.agent.execution.router import gives_a_reply
+    from ibachat.agent.reading.schema_map import gives_a_reply
 
     if embed is None or not sentences or gives_a_reply(tool):
         # a tool whose act is giving the user one of its replies answers whatever was asked: what the
@@ -168,7 +168,7 @@ CLEAR_GAP = 0.15
 
 def _own_values(tool: dict[str, Any]) -> list[str]:
     """The tool's enum values that say something ("vegetarian", "aisle"; not "any", "standard")."""
-    from ibachat.agent.alignment.schema_map import GENERIC_ENUMS
+    from ibachat.agent.reading.schema_map import GENERIC_ENUMS
 
     out = []
     for prop in ((tool.get("parameters") or {}).get("properties") or {}).values():

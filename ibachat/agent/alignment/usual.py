@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ibachat.agent.alignment.request_values import stated_value, tool_about
-from ibachat.agent.alignment.schema_map import params
+from ibachat.agent.reading.schema_map import params
 from memory.ledger import PreferenceEvent
 
 if TYPE_CHECKING:

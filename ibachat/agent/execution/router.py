@@ -37,6 +37,7 @@ from ibachat.agent.meaning import VECTORS, route_text, tool_text
 from ibachat.agent.meaning import catalogue as _catalogue
 from ibachat.agent.meaning import name_words as _name_words
 from ibachat.agent.reading.acts import Request, read_act
+from ibachat.agent.reading.schema_map import gives_a_reply
 
 Embed = Callable[[list[str]], Any]
 
@@ -222,16 +223,6 @@ def route(message: str, tools: list[dict[str, Any]], embed: Embed | None = None)
     if found.kind == "text" and replying:
         return Route("tool", replying[0], why="the answer is one of the replies this tool gives")
     return found
-
-
-_REPLY_TOOL = re.compile(
-    r"\b(?:give|send|offer|choose|pick)\b[^.]{0,30}\b(?:repl(?:y|ies)|answers?|responses?)\b", re.I
-)
-
-
-def gives_a_reply(tool: dict[str, Any]) -> bool:
-    """A tool whose act is answering the user (the answer is its value), by its own description."""
-    return bool(_REPLY_TOOL.search(str(tool.get("description", ""))))
 
 
 def _route(message: str, act: Any, tools: list[dict[str, Any]], embed: Embed | None) -> Route:

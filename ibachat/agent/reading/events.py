@@ -16,7 +16,6 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from ibachat.agent.alignment.schema_map import tool_vocabulary
 from ibachat.agent.reading.clauses import is_question, own_words, unquoted
 from ibachat.agent.reading.cues import AFFIRM, CLAIM, CORRECTION, DENY, ONE_OFF, UPDATE
 from ibachat.agent.reading.facts import (
@@ -41,6 +40,7 @@ from ibachat.agent.reading.open_events import open_events, scope_in
 from ibachat.agent.reading.open_prefs import OPEN
 from ibachat.agent.reading.polarity import OTHER_SUBJECT, Mention, analyse, normalise, sentences
 from ibachat.agent.reading.replies import answer_to
+from ibachat.agent.reading.schema_map import tool_vocabulary
 from ibachat.agent.reading.timeexpr import is_open_temporary, open_days, state_end, state_start
 from memory.ledger import PreferenceEvent
 from memory.types import Turn
@@ -122,7 +122,7 @@ def _leave_out_lists(events: list[PreferenceEvent], tool: dict[str, Any] | None)
     words avoid it: "science news" wants science in the topics, not in the topics to exclude."""
     if not tool:
         return events
-    from ibachat.agent.alignment.schema_map import params
+    from ibachat.agent.reading.schema_map import params
 
     name = str(tool.get("name", ""))
     leave_out = {f"{name}.{p.name}" for p in params(tool) if p.negative}

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ibachat.agent.alignment.schema_map import EXACT
 from ibachat.agent.reading.cues import AFFIRM, CLAIM, DENY
 from ibachat.agent.reading.facts import event, with_changes
 from ibachat.agent.reading.lexicon import BY_DIMENSION
 from ibachat.agent.reading.polarity import analyse, sentences
+from ibachat.agent.reading.schema_map import EXACT
 from memory.ledger import PreferenceEvent
 from memory.types import Turn
 

@@ -47,6 +47,16 @@ _NEGATIVE_LIST = re.compile(
 _BOOL_PREFIX = re.compile(r"^(?:is|has|include|with|add|want|needs?|use|prefer|allow|request)_")
 
 
+_REPLY_TOOL = re.compile(
+    r"\b(?:give|send|offer|choose|pick)\b[^.]{0,30}\b(?:repl(?:y|ies)|answers?|responses?)\b", re.I
+)
+
+
+def gives_a_reply(tool: dict[str, Any]) -> bool:
+    """A tool whose act is answering the user (the answer is its value), by its own description."""
+    return bool(_REPLY_TOOL.search(str(tool.get("description", ""))))
+
+
 def split_name(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", str(name)).replace("_", " ").replace("-", " ").lower()
 
