@@ -138,3 +138,22 @@ def test_a_command_after_a_statement_that_says_it_is_one_is_asked(text: str, ver
 def test_a_verb_of_the_request_classes_is_a_word_whatever_the_dictionary() -> None:
     act = read_act("my train got cancelled, rebook me on the next one")
     assert act.kind == "request" and act.requests[0].verb == "rebook", act
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "physio on thursday, dreading it",
+        "Driving lesson at 4 — dreading it",
+        "new gym on monday, loving it already",
+    ],
+)
+def test_a_thing_and_how_one_feels_about_it_is_told(text: str) -> None:
+    assert read_act(text).kind != "request", read_act(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["table for 3 at 7 tonight, book it", "dentist on thursday at 9, sort it pls"]
+)
+def test_a_thing_and_a_command_on_it_is_asked(text: str) -> None:
+    assert read_act(text).kind == "request", read_act(text)

@@ -12,6 +12,7 @@ from ibachat.agent.reading.speech.words import (
     _CLOCK,
     _FREQUENCY,
     _NOT_A_VERB,
+    _STANCE_VERBS,
     _a_day_word,
     _says_when,
     _timeish,
@@ -36,6 +37,8 @@ def _elliptical(tokens: list, i: int) -> str | None:
         before = [t for t in tokens[i:please] if t.is_alpha]
         if before and not any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in before):
             return "elliptical"
+    if _felt_about(tokens, i):
+        return None  # "dentist tomorrow, dreading it": a thing the user has, and how they feel about it
     cut = _told_about_after(tokens, i)
     words = [t for t in tokens[i:cut] if t.is_alpha] or words
     if any(
@@ -150,6 +153,20 @@ def _counted_participle(t) -> bool:
         and doc[t.i - 1].like_num
         and doc[t.i + 1].pos_ in ("NOUN", "PROPN")
     )
+
+
+def _felt_about(tokens: list, i: int) -> bool:
+    """After a break, a verb with no subject of its own that feels or has done something about "it"
+    ("..., dreading it", "..., loving it already", "..., hated it"): a gerund, a past form or a verb of
+    liking, never a command on it ("..., book it")."""
+    for k in range(i + 1, len(tokens) - 1):
+        if tokens[k].text not in (",", ";", "-", "–", "—"):
+            continue
+        verb = tokens[k + 1]
+        feels = verb.tag_ in ("VBG", "VBD") or verb.lemma_.lower() in _STANCE_VERBS
+        if feels and any(c.dep_ == "dobj" and c.lower_ in ("it", "that", "this") for c in verb.children):
+            return True
+    return False
 
 
 def _told_about_after(tokens: list, i: int) -> int:
