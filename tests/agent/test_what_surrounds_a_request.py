@@ -386,8 +386,16 @@ def test_a_clause_joined_with_its_own_subject_is_no_part_of_what_is_wrong() -> N
     assert got["reason"] == "my reading glasses cracked" and got["date"] == "2026-12-04"
 
 
-def test_a_house_number_and_street_after_a_comma_go_on_with_the_address() -> None:
-    assert _values(PARCEL, "post it to Unit 4, 19 Mill Lane please")["address"] == "Unit 4, 19 Mill Lane"
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("post it to Unit 4, 19 Mill Lane please", "Unit 4, 19 Mill Lane"),
+        ("flowers to 9 Abbey Road, Bath BA1 2QT on friday", "9 Abbey Road, Bath BA1 2QT"),  # town, postcode
+        ("deliver to 7 Rowan Drive, Tuesday morning", "7 Rowan Drive"),  # a day is no town
+    ],
+)
+def test_a_street_town_and_postcode_after_a_comma_go_on_with_the_address(text: str, address: str) -> None:
+    assert _values(PARCEL, text)["address"] == address
 
 
 @pytest.mark.parametrize(
@@ -401,3 +409,29 @@ def test_a_house_number_and_street_after_a_comma_go_on_with_the_address() -> Non
 )
 def test_a_list_of_names_takes_the_names_said_for_whom_it_is(text: str, names: list[str] | None) -> None:
     assert _values(TUTOR, text).get("student_names") == names
+
+
+INSURED = _tool(
+    "post_parcel",
+    "Post a parcel with cover.",
+    {
+        "weight_kg": {"type": "number", "description": "weight in kg"},
+        "insured_value": {"type": "number", "description": "cover in pounds"},
+    },
+)
+
+
+def test_a_currency_in_a_description_is_money_not_a_weight() -> None:
+    got = _values(INSURED, "post this to my brother, it's about three and a half kilos")
+    assert got == {"weight_kg": 3.5}, got
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [
+        ("keep friday from half eight till noon clear for the audit", "08:30"),
+        ("a sitter on saturday from 6 till midnight", "18:00"),
+    ],
+)
+def test_a_stretch_that_ends_at_noon_or_midnight_says_the_half_of_its_start(text: str, clock: str) -> None:
+    assert read_when(text, NOW).time == clock

@@ -569,7 +569,7 @@ def _clock_n(word: str) -> int:
 # A stretch of hours: "9 till 11am", "between 4 and 4:30pm", "15:00-15:45", "9 to 11 tomorrow morning".
 CLOCK_RANGE = re.compile(
     r"(?i)\b(?:(?P<lead>from|between)\s+)?(?P<h1>\d{1,2}(?:[:.]\d{2})?)\s*(?P<a1>am|pm)?\s*"
-    r"(?P<join>-|–|to|till|til|until|and)\s*(?:(?P<h2>\d{1,2}(?:[:.]\d{2})?)\s*(?P<a2>am|pm)?|(?P<noon>noon|midday))"
+    r"(?P<join>-|–|to|till|til|until|and)\s*(?:(?P<h2>\d{1,2}(?:[:.]\d{2})?)\s*(?P<a2>am|pm)?|(?P<noon>noon|midday|midnight))"
     r"(?![\w:.]*\d)\b"
 )
 
@@ -595,8 +595,8 @@ def clock_range(m: re.Match[str], text: str, *, from_context: bool = True) -> tu
     if m.group("join").lower() == "and" and not m.group("lead"):
         return None
     (h1, _, m1), a1 = m.group("h1").replace(".", ":").partition(":"), (m.group("a1") or "").lower()
-    if m.group("noon"):
-        h2, m2, a2 = "12", "", "pm"
+    if m.group("noon"):  # "7 till midnight" ends at 12 in the night, "9 till noon" at 12 in the day
+        h2, m2, a2 = "12", "", "am" if m.group("noon").lower() == "midnight" else "pm"
     else:
         (h2, _, m2), a2 = m.group("h2").replace(".", ":").partition(":"), (m.group("a2") or "").lower()
     n1, n2 = int(h1), int(h2)
@@ -768,10 +768,16 @@ def _together(text: str, first: str, second: str) -> str:
     return text[start:end] if end - start <= len(first) + len(second) + 12 else second
 
 
+_TILL_NOON = re.compile(r"(?i)\b(?:till|til|until|to|-)\s+(noon|midday|midnight)\b")
+
+
 def half_of_day(text: str, hour: int) -> str | None:
     """'am' or 'pm' for a clock hour said without one, from the rest of the words: a period of the day
     ("tomorrow morning"), a meal ("dinner"), noon, or an hour from 1 to 4 (nobody books 3 in the morning
     without saying so); None when nothing settles it."""
+    till = _TILL_NOON.search(text)
+    if till is not None and hour < 12:  # "from half nine till noon": the hours before noon; "till
+        return "am" if till.group(1).lower() in ("noon", "midday") else "pm"  # midnight": before midnight
     part_m = _PART.search(text)
     half = (
         _HALF_OF_DAY.get(_PART_WORDS[part_m.group(1).lower().replace("lunch time", "lunchtime")][0])

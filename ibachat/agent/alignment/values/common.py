@@ -67,6 +67,7 @@ _TIME_WORDS = {"minutes": "minute", "minute": "minute", "mins": "minute", "min":
                "weeks": "week", "week": "week", "months": "month", "month": "month"}  # fmt: skip
 _MONEY = frozenset("price prices cost costs budget fare fares amount spend spending fee fees money total "
                    "charge tariff rate usd eur gbp dollars euros pounds tip".split())  # fmt: skip
+_CURRENCIES = frozenset("usd eur gbp dollars euros pounds".split())
 _PEOPLE_COUNT = frozenset("party people persons guests guest size passengers travellers travelers adults "
                           "diners group pax seats_for".split())  # fmt: skip
 _DURATION = frozenset({"duration", "length", "long", "time", "stay", "trip", "period", "span", "total"})
@@ -131,7 +132,10 @@ def _measure(name: str, prop: dict[str, Any]) -> _Measure:
         nouns |= {_stem("people")}  # "how many people will sleep there": a count of people
     if {"percent", "percentage", "pct"} & set(words) or "%" in desc or "percent" in desc:
         return _Measure("percent", nouns, per, bound)
-    if _MONEY & set(words):
+    # "cover in pounds": a currency in the description is money, unless what is measured is a weight
+    # ("weight in pounds": pint's lb)
+    weighed = bool(re.search(r"weigh|mass|heav", f"{' '.join(words)} {desc}"))
+    if _MONEY & set(words) or (not weighed and _CURRENCIES & set(re.findall(r"[a-z]+", desc))):
         return _Measure("money", nouns, per, bound)
     for unit in ("km", "mile", "miles", "metres", "meters", "m"):
         if unit in words:

@@ -59,9 +59,11 @@ def _address(frame: Frame) -> Span | None:
         if not p.told and p.prep in ("at", "to", "in", "") and re.search(r"\d|[A-Z]", p.span.text):
             # "to Flat 3, 41 Hanover Square": a house number and a street after a comma go on with it
             more = _STREET_AFTER.match(frame.text, p.span.end)
-            if more is not None:
-                return Span(frame.text[p.span.start : more.end()], p.span.start, more.end())
-            return p.span
+            end = more.end() if more is not None else p.span.end
+            # "4 Orchard Close, Ely CB7 4AB": a town before a postcode, or a postcode, goes on with it
+            town = _POSTCODE_AFTER.match(frame.text, end)
+            end = town.end() if town is not None else end
+            return Span(frame.text[p.span.start : end], p.span.start, end) if end != p.span.end else p.span
     return None
 
 
@@ -101,6 +103,12 @@ def _booked_by_name(frame: Frame, props: dict[str, Any]) -> Span | None:
             continue
         return Span(m.group(1), m.start(1), m.end(1))
     return None
+
+
+# a UK postcode (a closed format), with the town said before it: ", Ely CB7 4AB", ", SE15 4QT"
+_POSTCODE_AFTER = re.compile(
+    r",?\s*(?:[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2},?\s+)?[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b"
+)
 
 
 _COUNTRY = re.compile(r"(?i)\bcountry\b|countries")
