@@ -435,3 +435,43 @@ def test_a_currency_in_a_description_is_money_not_a_weight() -> None:
 )
 def test_a_stretch_that_ends_at_noon_or_midnight_says_the_half_of_its_start(text: str, clock: str) -> None:
     assert read_when(text, NOW).time == clock
+
+
+SHOP_ORDER = _tool(
+    "order_shopping",
+    "Order a supermarket delivery.",
+    {
+        "items": {"type": "array", "items": {"type": "string"}},
+        "substitutions": {"type": "string", "enum": ["allow", "ask_first", "never"]},
+    },
+)
+MEETING = _tool(
+    "book_meeting",
+    "Put a meeting in the calendar and invite people.",
+    {"title": {"type": "string"}, "invitees": {"type": "array", "items": {"type": "string"}}},
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("shopping: rice, leeks. don't swap anything without asking me first", "ask_first"),
+        ("shopping: rice, leeks. don't substitute anything", "never"),
+        ("shopping: rice, leeks. don't swap anything without a good reason", None),  # no value says so
+    ],
+)
+def test_a_turned_down_act_with_what_it_may_follow_is_no_never(text: str, value: str | None) -> None:
+    assert _values(SHOP_ORDER, text).get("substitutions") == value
+
+
+def test_a_name_listed_with_an_email_address_is_invited_too() -> None:
+    got = _values(MEETING, "set up a meeting called 'Roadmap', invite dana@studio.io and Kofi.")
+    assert got.get("invitees") == ["dana@studio.io", "Kofi"], got
+
+
+def test_a_measure_of_a_thing_the_parse_took_for_a_gerund_keeps_the_thing() -> None:
+    from ibachat.agent.reading.frame import read_frame
+
+    assert [s.text for s in read_frame("I need a pair of hiking socks by friday").verb_objects] == [
+        "pair of hiking socks"
+    ]

@@ -15,6 +15,9 @@ from ibachat.agent.alignment.values.spans import _span_role
 from ibachat.agent.reading.frame import Frame
 from ibachat.agent.reading.when import read_when
 
+# what a turned-down act may be done after: "without asking me first", "without checking"
+_UNLESS = re.compile(r"(?i)\bwithout\s+(\w+?)(?:ing)?\b(?:\s+\w+){0,2}")
+
 
 def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated]) -> None:
     found: dict[str, tuple[Any, str]] = {}
@@ -43,6 +46,14 @@ def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated
         said_not = [w for w in frame.negated if any(_kin(_stem(w), x) for x in named_for)]
         if hit is None and never is not None and said_not:  # "don't substitute anything": substitutions never
             m = re.search(rf"(?i)(?:[\w']+\s+){{0,2}}\b{re.escape(said_not[0])}\w*", frame.text)
+            unless = _UNLESS.search(frame.text, m.end()) if m else None
+            if unless is not None:  # "don't swap anything without asking me first": not never, but the
+                # value named by what it may be done after ("ask_first"), else nothing
+                done = _stem(unless.group(1))
+                after = [v for v in p["enum"] if done in {_stem(w) for w in _split(str(v))}]
+                if len(after) == 1:
+                    out[n] = Stated(after[0], unless.group(0))
+                continue
             out[n] = Stated(never, m.group(0) if m else said_not[0])  # quoted with its "don't"
             continue
         if hit is None and nothing is not None and turned_down:  # "no caffeine" for a caffeine parameter

@@ -60,6 +60,7 @@ def _lists(
             continue
         if _PEOPLE_LIST.search(n):
             people = [s.text for s in frame.company] + list(frame.emails)
+            people += [x for x in _named_beside_emails(frame) if x not in people]  # "priya@firm.com and Tom"
             if people:
                 out[n] = Stated(people, "; ".join(people))
             continue
@@ -104,6 +105,22 @@ def _a_name(text: str) -> bool:
         bool(re.fullmatch(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?", text))
         and not read_when(text, _SOME_DAY).said
     )
+
+
+_JOINED_NAME = re.compile(r"\s*(?:,|and\b|&)\s*([A-Z][a-z]+)\b(?![@\w]|\.\w)")
+
+
+def _named_beside_emails(frame: Frame) -> list[str]:
+    """Names listed with the email addresses ("invite priya@firm.com and Tom"): a capitalised word (not a
+    day or a time) joined to an address by "and", "&" or a comma."""
+    out: list[str] = []
+    for email in frame.emails:
+        at = frame.text.find(email)
+        pos = at + len(email) if at >= 0 else len(frame.text)
+        while (m := _JOINED_NAME.match(frame.text, pos)) is not None and _a_name(m.group(1)):
+            out.append(m.group(1))
+            pos = m.end()
+    return out
 
 
 def excludes(name: str) -> bool:

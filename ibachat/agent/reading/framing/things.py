@@ -67,6 +67,9 @@ def _np_span(tokens: list[Token], head: Token, text: str, shift: int = 0) -> Spa
             right = t
         elif t.dep_ == "prep" and t.lower_ == "of":
             objs = [c for c in t.children if c.dep_ == "pobj"]
+            # "a pair of walking boots": the parse may take the modifier for a gerund and the noun for its object
+            gerunds = [c for c in t.children if c.dep_ == "pcomp" and c.tag_ == "VBG"]
+            objs = objs or [g for c in gerunds for g in c.children if g.dep_ == "dobj" and g.i == c.i + 1]
             if objs:
                 right = objs[0]
                 for c in objs[0].rights:
