@@ -6,8 +6,10 @@
         session 14; held4, 80 requests kept unseen until the end of session 16, held5, 80 more until the
         end of session 17, held6, 80 more until the end of session 19, held7, 80 more until the end of
         session 20: --data tests/data/values/held7.jsonl; held10, 80 written at the start of session 26
-        (30 with tools of the writer's own), run once before its errors were read; held8 and held9 of
-        sessions 24-25 were kept outside the repository and went with that machine)
+        (30 with tools of the writer's own), run once before its errors were read; held11, 80 more of
+        the same shape written at the start of session 28, run once at its end before its errors were
+        read; aside28, 30 probes of session 28's own mechanisms; held8 and held9 of sessions 24-25
+        were kept outside the repository and went with that machine)
 
 Every message goes to ``Planner.act`` (the path chat, the TUI, ``ask`` and ``ibachat bench`` call) on an
 empty home with no chat model (the planner's floor), with the product's whole catalogue on offer, or
