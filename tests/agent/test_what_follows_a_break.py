@@ -2,30 +2,20 @@
 ("Knackered after the night shift — order ..."), read with the command's own verbs and not the
 statement's; a habit told before a dash that does not swallow the command after it, while a story told
 with commas and "and" stays a story; "could do with" as a want; a name booked ("reserve Padella") as the
-place booked at, for a tool that books no thing of its own.
+place booked at, for a tool that books no thing of its own; a word that may be a verb after a
+statement ("the cottage was gorgeous, bath in the garden") that commands nothing unless it says it is a
+command; a thing and how one feels about it ("physio on thursday, dreading it"), which is told.
 
 The words are not those of the sets these were found on, and the tools beside the catalogue's are ones
 nobody on the team wrote (a salon, a tutor)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import pytest
 
-from ibachat.agent.alignment.request_values import stated_values, tool_about
 from ibachat.agent.execution.router import route
 from ibachat.agent.reading.acts import read_act
-
-NOW = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)  # a Tuesday
-
-
-def _tool(name: str, description: str, props: dict) -> dict:
-    return {"name": name, "description": description, "parameters": {"type": "object", "properties": props}}
-
-
-def _values(tool: dict, text: str) -> dict:
-    return {n: v.value for n, v in stated_values(tool["parameters"], text, NOW, tool_about(tool)).items()}
+from tests.agent.test_what_surrounds_a_request import _tool, _values
 
 
 @pytest.mark.parametrize(
