@@ -147,3 +147,23 @@ def test_a_thing_and_how_one_feels_about_it_is_told(text: str) -> None:
 )
 def test_a_thing_and_a_command_on_it_is_asked(text: str) -> None:
     assert read_act(text).kind == "request", read_act(text)
+
+
+COURIER_RUN = _tool(
+    "courier_run",
+    "Collect a parcel and take it somewhere.",
+    {
+        "pickup_address": {"type": "string", "description": "collection address"},
+        "dropoff_address": {"type": "string", "description": "delivery address"},
+    },
+)
+
+
+def test_both_ends_of_a_journey_that_are_addresses_go_on_after_a_comma() -> None:
+    got = _values(
+        COURIER_RUN, "collect a box from Flat 2, 18 Park Road and take it to 3 Quay Street, Truro TR1 2HE"
+    )
+    assert got == {
+        "pickup_address": "Flat 2, 18 Park Road",
+        "dropoff_address": "3 Quay Street, Truro TR1 2HE",
+    }, got

@@ -58,13 +58,18 @@ def _address(frame: Frame) -> Span | None:
     for p in frame.places:
         if not p.told and p.prep in ("at", "to", "in", "") and re.search(r"\d|[A-Z]", p.span.text):
             # "to Flat 3, 41 Hanover Square": a house number and a street after a comma go on with it
-            more = _STREET_AFTER.match(frame.text, p.span.end)
-            end = more.end() if more is not None else p.span.end
-            # "4 Orchard Close, Ely CB7 4AB": a town before a postcode, or a postcode, goes on with it
-            town = _POSTCODE_AFTER.match(frame.text, end)
-            end = town.end() if town is not None else end
-            return Span(frame.text[p.span.start : end], p.span.start, end) if end != p.span.end else p.span
+            return _with_street_after(frame, p.span)
     return None
+
+
+def _with_street_after(frame: Frame, span: Span) -> Span:
+    """An address with what goes on after it: "Flat 3, 41 Hanover Square" (a house number and a street
+    after a comma), "4 Orchard Close, Ely CB7 4AB" (a town before a postcode, or a postcode)."""
+    more = _STREET_AFTER.match(frame.text, span.end)
+    end = more.end() if more is not None else span.end
+    town = _POSTCODE_AFTER.match(frame.text, end)
+    end = town.end() if town is not None else end
+    return Span(frame.text[span.start : end], span.start, end) if end != span.end else span
 
 
 # a comma, then a house number and a street's capitalised words ("..., 41 Hanover Square")
@@ -228,6 +233,12 @@ def _places(
             span = pick(("in", "at", "near"), "at", town=town) or (
                 pick(("from", "out of"), "origin") or pick((), "destination") if not has_dest else None
             )  # with no end of a journey to fill, "to 4 Rose Row" is where it goes
+        if (
+            span is not None
+            and role in ("origin", "destination")
+            and _ADDRESS.search(f"{n} {props[n].get('description', '')}")
+        ):
+            span = _with_street_after(frame, span)  # "collect from Unit 4, 22 Mill Lane"
         if span is not None:
             taken.add(span.start)
             words = span.text.split()
