@@ -448,7 +448,7 @@ SHOP_ORDER = _tool(
 MEETING = _tool(
     "book_meeting",
     "Put a meeting in the calendar and invite people.",
-    {"title": {"type": "string"}, "invitees": {"type": "array", "items": {"type": "string"}}},
+    {"title": {"type": "string"}, "guests": {"type": "array", "items": {"type": "string"}}},
 )
 
 
@@ -466,7 +466,7 @@ def test_a_turned_down_act_with_what_it_may_follow_is_no_never(text: str, value:
 
 def test_a_name_listed_with_an_email_address_is_invited_too() -> None:
     got = _values(MEETING, "set up a meeting called 'Roadmap', invite dana@studio.io and Kofi.")
-    assert got.get("invitees") == ["dana@studio.io", "Kofi"], got
+    assert got.get("guests") == ["dana@studio.io", "Kofi"], got
 
 
 def test_a_measure_of_a_thing_the_parse_took_for_a_gerund_keeps_the_thing() -> None:

@@ -94,7 +94,9 @@ def task_value(
 def stated_times(schema: dict[str, Any], task: str, now: datetime) -> dict[str, str]:
     """The dates and times the request itself states, per parameter: no model may change them."""
     out: dict[str, str] = {}
-    open_day = task_date(task, now) is None or date_question(task, now) is not None
+    when = read_when(task, now)
+    # no day, or one that is asked about; a day settled while only the half of its time is asked is stated
+    open_day = when.day is None or (when.question is not None and when.asks != "time")
     for name, prop in (schema.get("properties") or {}).items():
         if not isinstance(prop, dict) or prop.get("type") != "string" or prop.get("enum"):
             continue

@@ -45,7 +45,7 @@ _QUERY = re.compile(r"query|search|product|keywords?|^item$|item_name|^thing$", 
 _THING = re.compile(r"medication|medicine|drug|prescription|dish|^meal$|^drink$|^order$|^service$", re.I)
 _AUTHOR = re.compile(r"author|artist|writer|director|composer|^by$|performer|band", re.I)
 _PEOPLE_LIST = re.compile(r"attendees?|participants?|guests?|people|persons|members|contacts|"
-                          r"recipients|invited|invitees?", re.I)  # fmt: skip
+                          r"recipients|invited", re.I)  # fmt: skip
 _EXCLUDE = re.compile(
     r"exclude|excluded|avoid|without|except|not_|^no_|blocked|banned|skip|leave_?out|omit", re.I
 )

@@ -238,7 +238,7 @@ def _places(
             and role in ("origin", "destination")
             and _ADDRESS.search(f"{n} {props[n].get('description', '')}")
         ):
-            span = _with_street_after(frame, span)  # "collect from Unit 4, 22 Mill Lane"
+            span = _with_street_after(frame, span)  # "pick it up at Unit 4, 22 Mill Lane"
         if span is not None:
             taken.add(span.start)
             words = span.text.split()
