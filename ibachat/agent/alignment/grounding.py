@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from ibachat.agent.reading.outcomes import valence as rated
+
 Embed = Callable[[list[str]], np.ndarray]
 
 _STOP = frozenset(
@@ -90,13 +92,25 @@ _GOOD = "good pleasant enjoyable helpful effective comfortable fun engaging usef
 _BAD = "bad unpleasant boring unhelpful ineffective uncomfortable annoying stressful useless"
 
 
+# A sentence embedder puts a word's evaluation second to its topic ("perfect" and "easier" came out
+# nearer the bad pole in MiniLM); a word the sentiment lexicon (VADER, about 7,500 rated words) rates
+# at least this far from neutral takes the lexicon's sign, the others the embedding's.
+LEXICON_VALENCE_MIN = 0.3
+
+
 def valence(words: Sequence[str], embed: Embed) -> list[int]:
-    """+1 or -1 for each judging word, by which pole of evaluation its meaning is nearer."""
+    """+1 or -1 for each judging word: the sentiment lexicon's sign where it rates the word clearly,
+    otherwise by which pole of evaluation its meaning is nearer."""
     if not words:
         return []
     mat = embed([_GOOD, _BAD, *words])
     good, bad = mat[0], mat[1]
-    return [1 if float(v @ good) > float(v @ bad) else -1 for v in mat[2:]]
+    out = []
+    for w, v in zip(words, mat[2:]):
+        r = rated(w)
+        by_meaning = 1 if float(v @ good) > float(v @ bad) else -1
+        out.append((1 if r > 0 else -1) if abs(r) >= LEXICON_VALENCE_MIN else by_meaning)
+    return out
 
 
 @dataclass

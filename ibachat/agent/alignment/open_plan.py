@@ -147,7 +147,13 @@ def ground_tool(
             best, ranking = found
             if "default" in param.schema and not param.required and ranking.margin < DEFAULT_MARGIN:
                 continue  # an optional parameter keeps its default unless the wishes clearly say otherwise
-            if not replying and not _about_the_value(str(param.enum[best]), ranking, near, embed):
+            if not replying and not _about_the_value(
+                str(param.enum[best]),
+                ranking,
+                near,
+                embed,
+                [str(v) for i, v in enumerate(param.enum) if i not in out_of_bounds],
+            ):
                 # the wishes that moved it say nothing of that value ("avoids dill": no budget tier);
                 # a value they turn down is left out of what is offered ("god no" to the slasher film)
                 against = _others_turned_down(best, param, near, embed)
@@ -227,16 +233,29 @@ def _bearing_texts(param: Any) -> list[str]:
 
 
 VALUE_MIN_SIM = 0.3  # a wish that chooses a value must be about it (MiniLM cosine to its defined label)
+# and about it more than about each other value of the parameter: "face to face" is 0.30 from "soon"
+# and 0.28 from "same day" in MiniLM (how soon, which it says nothing of); "aisle seat" is far nearer "aisle"
+SINGLES_OUT_GAP = 0.03
 
 
-def _about_the_value(value: str, ranking: Any, wishes: list[Wish], embed: Embed) -> bool:
+def _about_the_value(
+    value: str, ranking: Any, wishes: list[Wish], embed: Embed, others: Sequence[str] = ()
+) -> bool:
     """Whether one of the wishes that moved ``value`` to the top is about it, in meaning or in words."""
     movers = [p for p, _ in ranking.top[:2]] or [w.phrase for w in wishes]
     if not movers:
         return False
     label = defined(value.replace("_", " "))
-    mat = embed([label, *movers])
-    if float((mat[1:] @ mat[0]).max()) >= VALUE_MIN_SIM:
+    rest = [defined(str(o).replace("_", " ")) for o in others if str(o) != value]
+    mat = embed([label, *rest, *movers])
+    said = mat[1 + len(rest) :]
+    near = said @ mat[0]
+    gap = near - (said @ mat[1 : 1 + len(rest)].T).max(axis=1) if rest else near
+    avoided = {w.phrase for w in wishes if w.polarity < 0}  # an avoid moves up what it is least about
+    if any(
+        float(n) >= VALUE_MIN_SIM and (float(g) >= SINGLES_OUT_GAP or m in avoided)
+        for m, n, g in zip(movers, near, gap)
+    ):
         return True
     words = set(re.findall(r"[a-z]{3,}", label.lower()))
     return any(words & set(re.findall(r"[a-z]{3,}", m.lower())) for m in movers)

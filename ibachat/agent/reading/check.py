@@ -129,6 +129,8 @@ def _asks_now(p: OpenPref, act, at: int, doc=None) -> bool:
     *lace* dresses" is a noun phrase, not "lace the dresses"."""
     if _HABIT_SAID.search(p.sentence):
         return False  # "... and chuck in a bottle of red like always": the request tells a habit too
+    if doc is not None and _reduplicated(doc):
+        return False  # "face to face or I'm not bothering": a manner, not the verb "face"
     if any(
         r.form in ("imperative", "modal", "lets", "elliptical") and _a_verb_here(r.verb, doc)
         for r in act.requests
@@ -142,6 +144,12 @@ def _asks_now(p: OpenPref, act, at: int, doc=None) -> bool:
 _HABIT_SAID = re.compile(
     r"\b(?:like|as) (?:always|usual|ever|normal|per usual)\b|\b(?:always|usually|normally|every time)\b", re.I
 )
+
+
+def _reduplicated(doc) -> bool:
+    """The sentence opens with one noun twice around a preposition ("face to face", "door to door",
+    "back to back"): an adverbial of manner, whatever tag the first word got."""
+    return len(doc) >= 3 and doc[1].pos_ == "ADP" and doc[0].lower_ == doc[2].lower_ and doc[0].is_alpha
 
 
 def _own_clause_object(tokens: list) -> list:

@@ -139,6 +139,16 @@ STANCE_AFTER: list[tuple[str, int, int]] = [
         3,
     ),
     (r"(?:only|exclusively)(?=\s*(?:please|pls|from now on|now|these days|for me)?\s*$)", 1, 2),
+    # an ultimatum: the thing, then "or" and the speaker's own refusal or a dismissal ("face to face or
+    # I'm not bothering", "oat milk or don't bother", "aisle or nothing"): the thing is required. The cue is
+    # the "or" alone, so the refusal's own negation does not turn the stance round.
+    (
+        r"or(?= (?:else )?(?:(?:i|we)(?:'m|'re| am| are)?(?: just| simply)? (?:not|never|won't|will not|"
+        r"don't|do not|can't|cannot|ain't)\b|(?:don't|do not|dont) bother\b|forget it\b|nothing\b|bust\b|"
+        r"no deal\b|(?:i|we)(?:'ll| will)? (?:pass|walk|cancel|stay home)\b))",
+        1,
+        3,
+    ),
 ]
 # "X over Y", "X rather than Y": the right-hand side is passed over.
 _OVER = re.compile(
@@ -156,6 +166,7 @@ _PREDICATE = re.compile(
     r"(?:always |usually |often |just |too |so |really |very |quite |pretty |rather |a bit |kind of |incredibly |way too )*"
     r"(?P<adj3>[a-z][a-z-]{3,})(?: (?:for|to) (?:me|us))?$"
 )
+_PREDICATE_TAIL = re.compile(r"\s+(?:now|these days|nowadays|anymore|any more)$")
 _NOT_ADJECTIVE = frozenset(
     "going doing being having getting making taking coming trying looking thinking planning there here "
     "that this what which when where about available open closed done back home still also just always "
@@ -295,8 +306,12 @@ def interjections() -> frozenset[str]:
     return word_classes("interjections")["words"]
 
 
+# a negation reaches no further back than the last break ("we're not booking, mum can't do stairs")
+_SINCE_BREAK = re.compile(r"^.*[,;:\u2013\u2014]\s*|^.*\s-\s")
+
+
 def _negated_before(clause: str, start: int) -> bool:
-    window = clause[max(0, start - 24) : start]
+    window = _SINCE_BREAK.sub("", clause[max(0, start - 24) : start])
     return bool(NEGATORS.search(window)) and not re.search(
         r"\b(?:not only|no doubt|never been happier)\b", window
     )
@@ -370,6 +385,8 @@ def stance_cues(clause: str) -> list[tuple[int, int, int, int, str]]:
         found += [
             (m.start(), m.end(), pol, strength, "before") for m in pattern.finditer(clause) if m.start() > 2
         ]
+    # "X is ADJ for me": the adjective says the stance, not "for me" ("weekends are offline for me")
+    found = [c for c in found if not _for_me_after_predicate(clause, c)]
     for m in _NEG_VERB.finditer(clause):
         if m.group("verb") not in _NOT_STANCE_VERBS:
             found.append((m.start(), m.end(), -1, 3, "after"))
@@ -385,6 +402,15 @@ def stance_cues(clause: str) -> list[tuple[int, int, int, int, str]]:
     return out
 
 
+_COPULA_ADJ_END = re.compile(
+    r"\b(?:is|are|was|were|'s|'re|feels?|seems?)\s+(?:[a-z]+ly\s+)?[a-z][a-z-]{2,}\s*$"
+)
+
+
+def _for_me_after_predicate(clause: str, cue: tuple[int, int, int, int, str]) -> bool:
+    return clause[cue[0] : cue[1]] in ("for me", "for us") and bool(_COPULA_ADJ_END.search(clause[: cue[0]]))
+
+
 # a relative pronoun right before a word (and an adverb of its own): the word is inside a relative clause
 _RELATIVE_BEFORE = re.compile(r"\b(?:that|which|who|whom|whose)\s+(?:\w+ly\s+)?$")
 
@@ -393,7 +419,7 @@ def _polarity(clause: str, start: int, end: int, pol: int, seg_start: int) -> in
     inside = clause[start:end]
     if pol > 0 and NEGATORS.search(inside):
         return -pol
-    window = clause[max(seg_start, start - 24) : start]
+    window = _SINCE_BREAK.sub("", clause[max(seg_start, start - 24) : start])
     if NEGATORS.search(window) and not re.search(r"\b(?:not only|no doubt)\b", window):
         return -pol
     return pol
@@ -409,7 +435,11 @@ def read_clause(clause: str, sentence: str) -> list[OpenPref]:
         prefix = clause[prev_end:start]
         if re.search(r"\bused to\s*$", clause[:start]):
             continue  # a taste that is gone: the lexicon's update path reads it
-        if _someone_else(clause[:start]) or (THIRD_PERSON.match(clause[start:]) and _someone_else(prefix)):
+        ultimatum = clause[start:end] == "or"  # the refusal after it is the speaker's own
+        if not ultimatum and (
+            _someone_else(_SINCE_BREAK.sub("", clause[:start]))
+            or (THIRD_PERSON.match(clause[start:]) and _someone_else(prefix))
+        ):
             continue
         pol = _polarity(clause, start, end, pol, prev_end)
         if where == "after":
@@ -426,8 +456,8 @@ def read_clause(clause: str, sentence: str) -> list[OpenPref]:
         for p in found:  # the cue's words, for the parse to check (``reading/check.py``)
             p.tags.add(f"cue={clause[start:end].strip()}")
         out += found
-    if not cues:
-        pm = _PREDICATE.match(clause)
+    if not out:
+        pm = _PREDICATE.match(_PREDICATE_TAIL.sub("", clause))
         if pm:
             obj = pm.group("obj") or pm.group("obj2") or ""
             adj = pm.group("adj") or pm.group("adj3") or ""
