@@ -23,9 +23,47 @@ _CLOCK = re.compile(r"(?i)^(?:[ap]\.?m\.?|o'?clock|h|hrs?)$")  # "7pm": a clock 
 MAX_ITEM_TOKENS = 6  # a corrected item is a short phrase ("on Friday", "business class"), never a clause
 
 
+# a day or a time turned down before the one wanted: "not the 6:30am one, the 7pm", "not Monday, Tuesday"
+_NOT_THEN = re.compile(
+    r"(?i)(?:^|(?<=[\s,;(]))not\s+(?:the\s+|at\s+|on\s+|for\s+)?(?P<x>[^,;.!?]{1,24}?)(?:\s+one)?\s*[,;]\s*"
+    r"(?:but\s+|just\s+|rather\s+)?(?=(?:the\s+|at\s+|on\s+|for\s+)?(?P<y>[^,;.!?\s]+))"
+)
+
+
+def _turned_down_first(text: str) -> str:
+    """``text`` without a day or time it turns down right before the one it wants ("not X, Y"): both
+    must be days or times by the parser's entities or digits, so "not spicy, mild" is left to the values."""
+    from ibachat.agent.reading.parse import parse
+
+    out = text
+    for m in reversed(list(_NOT_THEN.finditer(text))):
+        doc = parse(text)
+        x = [t for t in doc if m.start("x") <= t.idx < m.end("x")]
+        y = [t for t in doc if m.start("y") <= t.idx < m.end("y")]
+        if not x or not y:
+            continue
+        if _a_when(m.group("x"), x) and _a_when(m.group("y"), y):
+            out = out[: m.start()] + out[m.end() :]
+    return out
+
+
+_CLOCK_SAID = re.compile(r"(?i)^\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?|o'?clock)?$")
+
+
+def _a_when(words: str, tokens: list) -> bool:
+    """A day or a time: the parser's entity, or a clock as written ("6:30am", "7pm", "at 9")."""
+    return (
+        any(t.ent_type_ in _WHEN for t in tokens)
+        or bool(_CLOCK_SAID.match(words.strip()))
+        or bool(re.search(r"(?i)\b\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?m\b", words))
+    )
+
+
 @lru_cache(maxsize=2048)
 def corrected(text: str) -> str:
     """``text`` with each self-corrected item and its marker cut out; ``text`` itself when none is."""
+    if re.search(r"(?i)\bnot\s", text):
+        text = _turned_down_first(text)
     if not _REPAIR.search(text):
         return text
     from ibachat.agent.reading.parse import parse

@@ -71,7 +71,17 @@ def read_frame(text: str) -> Frame:
     quotes = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
     # a list inside quoted words ("saying 'network: Fernhouse, pw: blue22'") is what is to be said
     lists = [g for g in _lists(text, doc, mask) if not any(a <= g[0].start < b for a, b in quotes)]
-    first_verb = next((t.idx for t in doc if t.pos_ == "VERB" and t.dep_ not in ("aux", "auxpass")), -1)
+    first_verb = next(
+        (
+            t.idx
+            for t in doc
+            if t.pos_ == "VERB"
+            and t.dep_ not in ("aux", "auxpass")
+            # what the user can't or won't do comes before what they ask ("won't eat mushrooms so order ...")
+            and not any(c.dep_ == "neg" for c in t.children)
+        ),
+        -1,
+    )
     asked = verb_at >= 0 and (verb_at <= first_verb or first_verb < 0)  # the request's own verb's objects
     if asked and any(0 <= text.rfind(":", 0, group[0].start) and group[-1].end < verb_at for group in lists):
         asked = False  # "groceries: eggs, bananas. make the milk oat": the list said first is what is asked

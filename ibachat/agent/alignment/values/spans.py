@@ -118,7 +118,10 @@ def _spans(
         elif role == "subject":
             give(n, lab.get("subject")) or give(n, lab.get("about"))
         elif role == "title":
-            if not (give(n, lab.get("title")) or give(n, lab.get("quoted")) or give(n, _title_of(frame))):
+            quoted = lab.get("quoted")
+            if quoted is not None and _spoken(frame, quoted):
+                quoted = None  # "my wife says 'get the balcony'": words someone said, not what it is called
+            if not (give(n, lab.get("title")) or give(n, quoted) or give(n, _title_of(frame))):
                 described, after_the = _bare_title(_described_object(frame), props), _title_after_the(frame)
                 if described is not None and after_the is not None and after_the.start < described.start:
                     described = None  # "a ticket for the Coldplay concert, I need step-free seating": a later clause's
@@ -170,6 +173,18 @@ def _spans(
         for span, head in zip(frame.verb_objects, frame.object_heads):
             if _stem(head) in named and len(span.text.split()) > 1 and give(n, span):
                 break
+
+
+# a verb of saying right before a quote (closed class): the quote is what was said
+_SAYING = re.compile(
+    r"(?i)\b(?:says?|said|saying|goes|went|reckons?|thinks?|told (?:me|us|him|her|them)|tells? (?:me|us)|"
+    r"wrote|writes?|texted|insists?|asked|shouted|yelled|added|replied)\s*[:,]?\s*[\"'‘“]?$"
+)
+
+
+def _spoken(frame: Frame, span: Span) -> bool:
+    """Whether the quoted ``span`` is reported speech: a verb of saying stands right before it."""
+    return bool(_SAYING.search(frame.text[max(0, span.start - 40) : span.start]))
 
 
 def _described_object(frame: Frame) -> Span | None:

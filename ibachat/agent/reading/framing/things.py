@@ -152,6 +152,8 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
                 and known_verb(t.head.lower_)
                 and t.head.lemma_.lower() not in _ADDRESS_VERBS
                 and spelled_out(t.text).lower() not in ("please", "thanks")  # "grocery run pls: ..."
+                # what the user can't or won't do is no thing asked for ("can't manage anything chewy")
+                and not any(c.dep_ == "neg" for c in t.head.children)
                 # "make it extra mustard": what "it" is to be made, no thing asked for
                 and not any(
                     x.pos_ == "PRON" and x.lower_ in ("it", "them", "that", "this")
