@@ -82,3 +82,32 @@ def test_words_someone_said_are_no_title(act):
     assert out.tool_call is not None, out.question
     title = out.tool_call.arguments.get("title", "")
     assert "sit at the back" not in title and "Mischief" in title, out.tool_call.arguments
+
+
+LOCKSMITH = {
+    "name": "call_locksmith",
+    "description": "Send a locksmith to a property.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "address": {"type": "string", "description": "property address"},
+            "problem": {"enum": ["locked out", "broken lock", "new keys"]},
+        },
+        "required": ["address", "problem"],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        (
+            "locked out again!! 27 Hazel Grove, Leeds LS6 2QT. my spare's with the lady at number 31",
+            "27 Hazel Grove, Leeds LS6 2QT",
+        ),
+        ("send a locksmith, broken lock at 5 Quarry Lane - I'm waiting next door at no. 7", "5 Quarry Lane"),
+    ],
+)
+def test_the_address_written_out_is_the_address_not_a_neighbours_number(act, text, address):
+    out = act(text, [LOCKSMITH])
+    assert out.plan.params["address"].chosen == address, out.plan.params["address"]

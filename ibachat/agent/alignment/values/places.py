@@ -54,8 +54,19 @@ _ADDRESS = re.compile(r"address|postcode|street", re.I)
 _TOWN = re.compile(r"city|town", re.I)  # a parameter for a town or a city: a name, never a house number
 
 
-def _address(frame: Frame) -> Span | None:
+def _address(frame: Frame, taken: set[int] = frozenset()) -> Span | None:
+    written = _WRITTEN_ADDRESS.search(frame.text)
+    if (
+        written is not None and written.start() not in taken
+    ):  # "Flat 3, 14 Station Rd, SE15 4QT - the key's at no. 12": the one written out
+        return Span(
+            written.group(0).rstrip(" ,"),
+            written.start(),
+            written.start() + len(written.group(0).rstrip(" ,")),
+        )
     for p in frame.places:
+        if p.span.start in taken:
+            continue
         if not p.told and p.prep in ("at", "to", "in", "") and re.search(r"\d|[A-Z]", p.span.text):
             # "to Flat 3, 41 Hanover Square": a house number and a street after a comma go on with it
             return _with_street_after(frame, p.span)
@@ -72,6 +83,17 @@ def _with_street_after(frame: Frame, span: Span) -> Span:
     return Span(frame.text[span.start : end], span.start, end) if end != span.end else span
 
 
+# an address written out: a house number, a street's capitalised words ending in a kind of street (a
+# closed class), then a town and a UK postcode if said ("Flat 3, 14 Station Rd, SE15 4QT")
+_STREET_KINDS = (
+    r"(?:Road|Rd|Street|St|Lane|Ln|Avenue|Ave|Close|Drive|Dr|Way|Crescent|Cres|Place|Pl|Square|Sq|Terrace|"
+    r"Gardens|Gdns|Court|Ct|Grove|Hill|Row|Mews|Walk|Parade|Park|Rise|View|Green|Boulevard|Blvd)"
+)
+_WRITTEN_ADDRESS = re.compile(
+    r"(?:\b(?:Flat|Apartment|Apt|Unit)\s+\d+[A-Za-z]?,?\s*)?\b\d+[A-Za-z]?,?\s+(?:[A-Z][\w'’-]*\s+){1,3}"
+    + _STREET_KINDS
+    + r"\b\.?(?:,?\s*(?:[A-Z][a-z]+\s+){0,2}[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b)?"
+)
 # a comma, then a house number and a street's capitalised words ("..., 41 Hanover Square")
 _STREET_AFTER = re.compile(r",\s*\d+[A-Za-z]?\s+(?:[A-Z][\w'’-]*\s?)+(?<!\s)")
 
@@ -227,7 +249,7 @@ def _places(
             if span is None and not any(_a_thing_param(o, q) for o, q in props.items() if o != n):
                 span = _booked_by_name(frame, props)
         elif role == "location" and _ADDRESS.search(f"{n} {props[n].get('description', '')}"):
-            span = _address(frame)  # an address is a name or a number and a name, never "the kitchen"
+            span = _address(frame, taken)  # an address is a name or a number and a name, never "the kitchen"
         elif role == "location":
             town = bool(_TOWN.search(n))
             span = pick(("in", "at", "near"), "at", town=town) or (
