@@ -86,7 +86,7 @@ def _with_street_after(frame: Frame, span: Span) -> Span:
 # an address written out: a house number, a street's capitalised words ending in a kind of street (a
 # closed class), then a town and a UK postcode if said ("Flat 3, 14 Station Rd, SE15 4QT")
 _STREET_KINDS = (
-    r"(?:Road|Rd|Street|St|Lane|Ln|Avenue|Ave|Close|Drive|Dr|Way|Crescent|Cres|Place|Pl|Square|Sq|Terrace|"
+    r"(?:Road|Rd|Street|St|Lane|Ln|Avenue|Ave|Close|Drive|Dr|Way|Crescent|Cres|Place|Pl|Square|Sq|"
     r"Gardens|Gdns|Court|Ct|Grove|Hill|Row|Mews|Walk|Parade|Park|Rise|View|Green|Boulevard|Blvd)"
 )
 _WRITTEN_ADDRESS = re.compile(
