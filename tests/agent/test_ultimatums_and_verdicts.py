@@ -136,3 +136,36 @@ def _bank_call(tmp_path: Path, said_text: str):
 )
 def test_a_wish_is_not_grounded_on_its_opposite(tmp_path: Path, said, param, wrong):
     assert _bank_call(tmp_path, said).plan.params[param].chosen != wrong
+
+
+@pytest.mark.parametrize(
+    ("text", "thing", "sign"),
+    [
+        ("a sea view would suit us perfectly", "sea view", 1),
+        ("the later sitting suits me fine tbh", "later sitting", 1),
+        ("the family room doesn't appeal to me", "family room", -1),
+        ("the corner booth is my favourite", "corner booth", 1),
+        ("jazz brunch? honestly not my scene", "jazz brunch", -1),
+        ("the silent disco? not really my thing", "silent disco", -1),
+        ("a late checkout? that would suit me", "late checkout", 1),
+    ],
+)
+def test_a_verdict_of_ones_own_after_the_thing(text, thing, sign):
+    from ibachat.agent.reading.check import checked
+
+    found = {(p.phrase, p.polarity) for p in checked(read_open(text))}
+    assert (thing, sign) in found, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my wife says the corner booth is the best",
+        "what time is it? not my problem",
+        "the spa was too hot for me",
+    ],
+)
+def test_no_verdict_of_ones_own(text):
+    from ibachat.agent.reading.check import checked
+
+    assert [p for p in checked(read_open(text)) if p.polarity > 0 or "spa" in p.phrase] == []

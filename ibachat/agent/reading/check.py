@@ -116,6 +116,8 @@ def _false_cue(p: OpenPref, doc, at: int) -> bool:
         for c in token.children
     ):
         return False  # a noun of stance governing its thing: "an aversion to heights", "a phobia of birds"
+    if token.pos_ == "NOUN" and token.i + 1 < len(doc) and doc[token.i + 1].lower_ in ("me", "us"):
+        return False  # a noun takes no object pronoun: "a later start suits me" misread "suits" as one
     if cue in ("like always", "like usual", "as always", "as usual", "as ever"):
         return False  # a habit said of the request: "a bottle of red like always"
     if token.pos_ == "ADP" and len(cue.split()) > 1 and first != "like":

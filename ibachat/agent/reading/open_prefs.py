@@ -139,6 +139,18 @@ STANCE_AFTER: list[tuple[str, int, int]] = [
         3,
     ),
     (r"(?:only|exclusively)(?=\s*(?:please|pls|from now on|now|these days|for me)?\s*$)", 1, 2),
+    # "X would suit me (down to the ground)", "X suits us perfectly"
+    (
+        r"(?:would |will |'d |'ll |should |does |do )?suits? (?:me|us)\b(?: down to the ground| perfectly| fine| best| nicely| to a tee?)?",
+        1,
+        2,
+    ),
+    # "X? not really my thing", "X is not exactly my scene"
+    (
+        r"(?:(?:is|are|'s|'re)\s+not|isn't|aren't|not) (?:really |exactly |quite |so much |much )?my (?:thing|style|scene|cup of tea|kind of thing|idea of fun)",
+        -1,
+        3,
+    ),
     # an ultimatum: the thing, then "or" and the speaker's own refusal or a dismissal ("face to face or
     # I'm not bothering", "oat milk or don't bother", "aisle or nothing"): the thing is required. The cue is
     # the "or" alone, so the refusal's own negation does not turn the stance round.
@@ -375,15 +387,18 @@ _RELATIVE = re.compile(
 )
 
 
-def stance_cues(clause: str) -> list[tuple[int, int, int, int, str]]:
-    """Non-overlapping stance cues in a clause: (start, end, polarity, strength, where the thing is)."""
+def stance_cues(clause: str, topic: bool = False) -> list[tuple[int, int, int, int, str]]:
+    """Non-overlapping stance cues in a clause: (start, end, polarity, strength, where the thing is);
+    ``topic``: a thing was just put as a question, so a verdict may open the clause."""
     before, after = _tables()
     found = []
     for pattern, pol, strength in before:
         found += [(m.start(), m.end(), pol, strength, "after") for m in pattern.finditer(clause)]
     for pattern, pol, strength in after:
         found += [
-            (m.start(), m.end(), pol, strength, "before") for m in pattern.finditer(clause) if m.start() > 2
+            (m.start(), m.end(), pol, strength, "before")
+            for m in pattern.finditer(clause)
+            if m.start() > 2 or (topic and not clean(clause[: m.start()]))
         ]
     # "X is ADJ for me": the adjective says the stance, not "for me" ("weekends are offline for me")
     found = [c for c in found if not _for_me_after_predicate(clause, c)]
@@ -425,9 +440,10 @@ def _polarity(clause: str, start: int, end: int, pol: int, seg_start: int) -> in
     return pol
 
 
-def read_clause(clause: str, sentence: str) -> list[OpenPref]:
-    """Open preferences in one clause (normalised, the user's own words)."""
-    cues = stance_cues(clause)
+def read_clause(clause: str, sentence: str, topic: str = "") -> list[OpenPref]:
+    """Open preferences in one clause (normalised, the user's own words); ``topic``: a thing just put as
+    a bare question ("the family field?"), what a verdict with nothing before it is about."""
+    cues = stance_cues(clause, bool(topic))
     out: list[OpenPref] = []
     for i, (start, end, pol, strength, where) in enumerate(cues):
         prev_end = cues[i - 1][1] if i else 0
@@ -436,7 +452,13 @@ def read_clause(clause: str, sentence: str) -> list[OpenPref]:
         if re.search(r"\bused to\s*$", clause[:start]):
             continue  # a taste that is gone: the lexicon's update path reads it
         ultimatum = clause[start:end] == "or"  # the refusal after it is the speaker's own
-        if not ultimatum and (
+        if where == "before" and not ultimatum and _FIRST_PERSON_CUE.search(clause[start:end]):
+            # a verdict after the thing ("the family room doesn't appeal to me", "the window seat is my
+            # favourite"): the words before it are the thing, someone else's only when they name them
+            own = _SINCE_BREAK.sub("", prefix)
+            if OTHER_SUBJECT.search(own) or _REPORTED.search(own):
+                continue
+        elif not ultimatum and (
             _someone_else(_SINCE_BREAK.sub("", clause[:start]))
             or (THIRD_PERSON.match(clause[start:]) and _someone_else(prefix))
         ):
@@ -452,6 +474,9 @@ def read_clause(clause: str, sentence: str) -> list[OpenPref]:
                 "",
                 prefix.strip(),
             )
+            if topic and (not clean(thing) or _PRONOUN_ONLY.match(clean(thing))):
+                # "the family field? not really my thing", "jazz brunch? honestly not my scene"
+                thing = topic
         found = _split_contrast(thing, pol, strength, sentence, "cue")
         for p in found:  # the cue's words, for the parse to check (``reading/check.py``)
             p.tags.add(f"cue={clause[start:end].strip()}")
@@ -631,15 +656,18 @@ def read_open(text: str, assistant_text: str = "", resolve: Resolve | None = Non
         index = resolve(pick.described, options)
     if index is not None:
         out += choice_prefs(options, index, said)
+    topic = ""
     for sentence in sentences(said):
         if is_question(sentence) and not _ASKS_ASSISTANT.match(sentence):
+            topic = _topic_question(sentence)
             continue  # a question is never a wish; a request of the assistant in question form is
         for m in _APPOSED_FAVOURITE.finditer(sentence):  # "anchovy and olive pizza, my absolute fave"
             thing = clean(_last_noun_phrase(m.group("thing")))
             if _usable(thing):
                 out.append(OpenPref(thing, 1, 3, sentence, "cue"))
-        for _, clause in clauses(sentence):
-            out += read_clause(clause, sentence)
+        for k, (_, clause) in enumerate(clauses(sentence)):
+            out += read_clause(clause, sentence, topic if k == 0 else "")
+        topic = ""
         if any(p.sentence == sentence for p in out):
             continue
         for m in _FACT.finditer(sentence):
@@ -656,6 +684,29 @@ def read_open(text: str, assistant_text: str = "", resolve: Resolve | None = Non
         if offer and _usable(offer):
             out.append(OpenPref(offer, -1, 2, said[:200], "declined"))
     return _dedupe(_complained_of(out))
+
+
+# a question that is a bare noun phrase, a thing put up for a verdict ("the family field?", "karaoke?"):
+# no question word, no verb of its own (closed classes), at most five words
+_NOT_A_TOPIC = re.compile(
+    r"^(?:what|who|whom|whose|which|when|where|why|how|is|are|was|were|do|does|did|can|could|will|would|"
+    r"should|shall|have|has|had|may|might|any|anyone|anything|right|ok|okay|eh|huh|really|seriously)\b"
+)
+
+
+# a verdict that says whose it is ("suits me", "doesn't appeal to me", "my favourite", "not my thing")
+_FIRST_PERSON_CUE = re.compile(r"\b(?:me|us|my|our)\b")
+
+
+def _topic_question(sentence: str) -> str:
+    text = sentence.strip().rstrip("?!. ")
+    if not text or len(text.split()) > 5 or _NOT_A_TOPIC.match(text):
+        return ""
+    from ibachat.agent.reading.parse import parse
+
+    if any(t.pos_ in ("VERB", "AUX", "PRON") and t.lower_ not in ("my", "our") for t in parse(text)):
+        return ""
+    return text
 
 
 def _complained_of(prefs: list[OpenPref]) -> list[OpenPref]:
