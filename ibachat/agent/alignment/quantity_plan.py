@@ -96,6 +96,14 @@ def _fits(q: Quantity, m: Measure) -> bool:
     return q.unit == "number" and m.unit in ("money", "count", "percent", "distance") and q.op in (">=", "<=")
 
 
+def _in_range(q: Quantity, m: Measure, param: Param) -> bool:
+    """Whether the amount, in the parameter's own unit, lies within the parameter's bounds: "a fortnight"
+    is no number of reading minutes up to 120, but it is a number of days up to 365."""
+    v = q.value / m.factor if q.unit == m.unit else q.value
+    lo, hi = param.schema.get("minimum"), param.schema.get("maximum")
+    return not (isinstance(lo, (int, float)) and v < lo) and not (isinstance(hi, (int, float)) and v > hi)
+
+
 def _value(q: Quantity, m: Measure, param: Param) -> float | int:
     v = q.value / m.factor if q.unit == m.unit else q.value
     if param.kind == "integer":
@@ -168,7 +176,9 @@ def ground_numbers(
             continue
         fitting = [(e, q) for e, q in said if _fits(q, m)]
         for e, q in fitting:
-            others = [o.name for o, om in numeric if _fits(q, om)]
+            others = [o.name for o, om in numeric if _fits(q, om) and _in_range(q, om, o)]
+            if p.name not in others:
+                continue  # out of this parameter's own bounds in its unit
             scores = sims(e.subject or e.value, others, _clause_of(e))
             best = others[max(range(len(others)), key=lambda i: scores[i])]
             if best != p.name or max(scores) < BEAR_MIN_SIM:

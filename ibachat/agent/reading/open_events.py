@@ -186,6 +186,44 @@ def _asks_for_words(sentence: str) -> bool:
     return bool(act.requests) and all(r.verb and r.verb.split()[0] in speech for r in act.requests)
 
 
+# what follows a condition: "anything longer than X and I ...", "if it's older than X, ..."
+_THEN_I = re.compile(
+    r"^[^.;!?,]{0,30}?(?:\s*,\s*|\s+)(?:(?:and|then|&)\s+)?(?P<c>(?:i|i'm|i'll|i'd|we|we're|we'll|you|it's|"
+    r"that's|count me|don't|dont|do not|never|forget|skip)\b[^.;!?]*)"
+)
+_REFUSING = re.compile(r"^(?:count me out|don't|dont|do not|never|forget|skip)\b")
+_GLAD = re.compile(r"\b(?:love|like|happy|fine|great|good|in|game|sold|there|up for)\b")
+_IF_THEN = re.compile(r"^[^.;!?]{0,30}?,?\s+(?P<c>[^.;!?]+)")
+_REFUSED = re.compile(
+    r"\b(?:not|never|no|don't|dont|doesn't|won't|can't|isn't|useless|pointless|forget it|no good|no use)\b"
+)
+
+
+def _bad_if_so(sentence: str, span: str) -> bool:
+    """The amount is the condition of something the user does not want: "anything past an hour and a half
+    and I'm snoring", "if it's older than a fortnight it's not news", "anything over £40 and we walk";
+    the range it names is then avoided. A consequence the sentiment lexicon rates good ("and I'm happy")
+    keeps it."""
+    from ibachat.agent.reading.outcomes import valence
+
+    at = sentence.find(span)
+    if at < 0:
+        return False
+    before, rest = sentence[:at], sentence[at + len(span) :]
+    if re.search(r"\b(?:anything|everything|whatever|any)\b[^,.;!?]{0,25}$", before):
+        m = _THEN_I.match(rest)
+        if m is not None:
+            said = m.group("c")
+            if _REFUSING.match(said):
+                return True  # "anything older than a fortnight, don't bother sending it"
+            return valence(said) < 0.3 and not _GLAD.search(said)
+    if re.search(r"\bif\b[^,.;!?]{0,30}$", before):
+        m = _IF_THEN.match(rest)
+        if m is not None:
+            return bool(_REFUSED.search(m.group("c"))) or valence(m.group("c")) <= -0.3
+    return False
+
+
 def open_events(
     turn: Turn, assistant_text: str, extractor: str = "rules", resolve: Resolve | None = None
 ) -> list[PreferenceEvent]:
@@ -274,7 +312,10 @@ def open_events(
                 continue  # "a 5 minute alert is useless, give me half an hour": the later amount replaces it
             if q.op == "=" and not stance:
                 continue  # "convert 150 euros" is a question about an amount, not a wish for one
-            if not q.turned and any(q.span in phrase for phrase in avoided):  # "no ... more than two hours"
+            if not q.turned and (
+                any(q.span in phrase for phrase in avoided)  # "no ... more than two hours"
+                or (q.op != "=" and _bad_if_so(sentence, q.span))  # "anything past an hour and I'm asleep"
+            ):
                 if q.op == "=":
                     continue
                 q = dataclasses.replace(q, op="<=" if q.op == ">=" else ">=")

@@ -50,11 +50,13 @@ _DISTANCE = re.compile(
 )
 _LOWER = re.compile(
     r"(?:after|from|no earlier than|not before|at least|min(?:imum)?|more than|over|above|starting(?: at)?|"
-    r"later than|longer than|bigger than|larger than|heavier than|further than|farther than|upwards of|or more|\+)\s*$"
+    r"later than|longer than|bigger than|larger than|heavier than|further than|farther than|older than|upwards of|"
+    r"or more|\+)\s*$"
 )
 _UPPER = re.compile(
     r"(?:before|by|until|till|no later than|not after|under|below|less than|at most|no more than|up to|max(?:imum)?|"
     r"within|tops|cheaper than|earlier than|shorter than|smaller than|lighter than|closer than|nearer than|"
+    r"newer than|younger than|fresher than|"
     r"or less|or under|or fewer|fewer than|not over|not more than)\s*$"
 )
 _PAST = re.compile(r"\b(?:past|beyond)\s*$")
@@ -102,13 +104,17 @@ _NEGATED = re.compile(
 )
 
 
+_ROUGHLY = re.compile(r"\s(?:about|around|roughly|approximately|approx\.?|like|say|maybe|nearly|almost)\s*$")
+
+
 def _op(text: str, start: int, end: int, default: str = "=") -> str:
     return _bound(text, start, end, default)[0]
 
 
 def _bound(text: str, start: int, end: int, default: str = "=") -> tuple[str, bool]:
     """The comparator of the amount at ``start:end``, and whether a negation turned it round."""
-    before = text[max(0, start - 22) : start]
+    # an approximation between the comparator and the amount says nothing of the bound ("past about an hour")
+    before = _ROUGHLY.sub("", text[max(0, start - 34) : start])[-22:]
     after = text[end : end + 32]
     lower, upper = _LOWER.search(before), _UPPER.search(before)
     if lower is None and re.search(r"[a-z£$€]", text[start:end]):  # "run past 90 minutes", "beyond £200";
