@@ -19,7 +19,7 @@ from typing import Any
 
 from ibachat.agent.alignment.complaint_plan import shift_from_complaints
 from ibachat.agent.alignment.grounding import Embed, param_text
-from ibachat.agent.alignment.scope import in_scope
+from ibachat.agent.alignment.scope import elsewhere, in_scope
 from ibachat.agent.reading.open_prefs import NUMBER_DIM
 from ibachat.agent.reading.quantities import Quantity
 from ibachat.agent.reading.schema_map import Param, params
@@ -232,6 +232,9 @@ def ground_clock_bounds(
         )
         name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", p.name).lower()
         op = ">=" if _CLOCK_FLOOR.search(name) else "<=" if _CLOCK_CEILING.search(name) else ""
+        if clock and not op and isinstance(prop.get("default"), str):
+            _default_against_bound(pd, p, events, now, tool, embed)
+            continue
         if not clock or not op:
             continue
         said = [
@@ -251,6 +254,39 @@ def ground_clock_bounds(
         pd.chosen, pd.source, pd.certain = f"{h:02d}:{m:02d}", "open", False
         pd.reason = f"you said {(e.subject or e.value)[:80]!r}"
         pd.evidence = sorted(t for t in e.evidence if t)
+
+
+def _default_against_bound(
+    pd: Any, p: Param, events: list[PreferenceEvent], now: datetime, tool: dict[str, Any], embed: Embed | None
+) -> None:
+    """A clock's default that breaks the user's own bound on the hour ("I'm out the door by quarter to
+    twelve every weekday" and an interview's usual 15:30) is not used: the plan asks for the time,
+    quoting what the user said."""
+    m = re.fullmatch(r"([0-2]?\d):([0-5]\d)", str(p.schema.get("default")))
+    if m is None:
+        return
+    default = int(m.group(1)) + int(m.group(2)) / 60
+    said = [
+        (e, q)
+        for e in sorted(events, key=lambda e: e.valid_from)
+        if e.dimension == NUMBER_DIM and e.speaker == "user" and e.valid_from <= now
+        and (e.valid_until is None or now < e.valid_until)
+        for q in [_parse(e.value)]
+        if q is not None and q.unit == "hour" and q.op in ("<=", ">=")
+    ]  # fmt: skip
+    # asking costs a question, not a wrong action: any bound not clearly about another activity counts
+    # ("I'm at the school gates by 3pm" bears on an engineer's visit; "meetings after 11 only" does not)
+    away = elsewhere([e.subject for e, _ in said], tool, embed)
+    said = [pair for pair, far in zip(said, away) if not far]
+    for e, q in reversed(said):  # the later word first
+        if (q.op == "<=" and default > q.value) or (q.op == ">=" and default < q.value):
+            label = p.name.replace("_", " ")
+            quote = (e.subject or e.value)[:80]
+            pd.question = (
+                f"What {label} would you like? The usual {m.group(0)} goes against what you said: {quote!r}."
+            )
+            pd.evidence = sorted(t for t in e.evidence if t)
+            return
 
 
 def _apply(
