@@ -169,3 +169,30 @@ def test_no_verdict_of_ones_own(text):
     from ibachat.agent.reading.check import checked
 
     assert [p for p in checked(read_open(text)) if p.polarity > 0 or "spa" in p.phrase] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "asked", "thing"),
+    [
+        ("yes, strong as ever", "Same blend as last month?", "strong"),
+        ("yep, spicy like always, don't hold back", "Shall I keep the curry the way you had it?", "spicy"),
+    ],
+)
+def test_a_short_answer_keeps_the_thing_as_it_has_been(text, asked, thing):
+    from ibachat.agent.reading.check import checked
+
+    assert (thing, 1) in {(p.phrase, p.polarity) for p in checked(read_open(text, asked))}
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("busy as ever at work lol", "How are you doing?"),
+        ("the bus was late as usual", ""),
+        ("knackered as ever", ""),
+    ],
+)
+def test_how_things_are_as_ever_is_no_wish(text, asked):
+    from ibachat.agent.reading.check import checked
+
+    assert [p for p in checked(read_open(text, asked)) if p.polarity > 0] == []

@@ -139,6 +139,9 @@ STANCE_AFTER: list[tuple[str, int, int]] = [
         3,
     ),
     (r"(?:only|exclusively)(?=\s*(?:please|pls|from now on|now|these days|for me)?\s*$)", 1, 2),
+    # "chatty as ever", "oat like always": the short answer keeps the thing as it has been (a fragment only:
+    # "the train was late as usual" is a story, see ``read_clause``)
+    (r"(?:as|like) (?:ever|always|usual|per usual|normal)", 1, 1),
     # "X would suit me (down to the ground)", "X suits us perfectly"
     (
         r"(?:would |will |'d |'ll |should |does |do )?suits? (?:me|us)\b(?: down to the ground| perfectly| fine| best| nicely| to a tee?)?",
@@ -451,6 +454,17 @@ def read_clause(clause: str, sentence: str, topic: str = "") -> list[OpenPref]:
         prefix = clause[prev_end:start]
         if re.search(r"\bused to\s*$", clause[:start]):
             continue  # a taste that is gone: the lexicon's update path reads it
+        fragment = _SINCE_BREAK.sub("", prefix)  # "yep, chatty as ever": "chatty"
+        as_ever = (
+            bool(_HABITUAL_CUE.fullmatch(clause[start:end]))
+            and where == "before"
+            and 0 < len(fragment.split()) <= 3
+            and not _TOLD.search(fragment)  # "the train was late as usual": a story of how it went
+        )
+        if as_ever:
+            prefix = fragment
+        elif _HABITUAL_CUE.fullmatch(clause[start:end]) and _TOLD_PAST.search(fragment):
+            continue  # "the bus was late as usual": how it went, as it always goes; no wish
         ultimatum = clause[start:end] == "or"  # the refusal after it is the speaker's own
         if where == "before" and not ultimatum and _FIRST_PERSON_CUE.search(clause[start:end]):
             # a verdict after the thing ("the family room doesn't appeal to me", "the window seat is my
@@ -480,6 +494,8 @@ def read_clause(clause: str, sentence: str, topic: str = "") -> list[OpenPref]:
         found = _split_contrast(thing, pol, strength, sentence, "cue")
         for p in found:  # the cue's words, for the parse to check (``reading/check.py``)
             p.tags.add(f"cue={clause[start:end].strip()}")
+            if as_ever:
+                p.tags.add("as-ever")
         out += found
     if not out:
         pm = _PREDICATE.match(_PREDICATE_TAIL.sub("", clause))
@@ -683,7 +699,16 @@ def read_open(text: str, assistant_text: str = "", resolve: Resolve | None = Non
         offer = _offer(normalise(assistant_text))
         if offer and _usable(offer):
             out.append(OpenPref(offer, -1, 2, said[:200], "declined"))
+    # a bare "X as ever" answers a question of the assistant's ("so it stays as it is?" "yep, chatty as
+    # ever"); said on its own it tells how things are ("busy as ever at work")
+    asked = assistant_text.rstrip().endswith("?") and not re.search(
+        r"(?i)\bhow(?:'s| are| is| was| have| has| did)\b", assistant_text
+    )  # "how are you?" "busy as ever": how things are
+    out = [p for p in out if asked or "as-ever" not in p.tags]
     return _dedupe(_complained_of(out))
+
+
+_HABITUAL_CUE = re.compile(r"(?:as|like) (?:ever|always|usual|per usual|normal)")
 
 
 # a question that is a bare noun phrase, a thing put up for a verdict ("the family field?", "karaoke?"):
@@ -694,6 +719,8 @@ _NOT_A_TOPIC = re.compile(
 )
 
 
+_TOLD_PAST = re.compile(r"\b(?:was|were|got|went|came|ran|had|did|showed up|turned up)\b")
+_TOLD = re.compile(r"\b(?:is|was|were|are|'s|been|had|has|did|got|went|came|ran|i|we|he|she|they|it)\b")
 # a verdict that says whose it is ("suits me", "doesn't appeal to me", "my favourite", "not my thing")
 _FIRST_PERSON_CUE = re.compile(r"\b(?:me|us|my|our)\b")
 
