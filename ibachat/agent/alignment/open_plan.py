@@ -264,6 +264,18 @@ def _about_the_value(
 TURNED_DOWN_GAP = 0.08  # an avoided wish is about each other value this much more than about the one left
 
 
+# MiniLM puts every value of one topic near an avoided activity ("swimming" is 0.34 from "pilates",
+# "driving" 0.35 from "train + local taxi"); a value is about what is avoided only when it is also near
+# the value most about it, within this much (the avoided activity's own values: "open-water swim club"
+# 0.61, "aqua aerobics" 0.55; "drive own car" 0.62, "self-drive hire car" 0.45)
+AVOID_SPREAD = 0.2
+
+
+def _avoided_floor(sims: Any) -> float:
+    """The least cosine a value needs to an avoided wish to count as what it avoids (wish x value rows)."""
+    return max(VALUE_MIN_SIM, float(sims.max()) - AVOID_SPREAD)
+
+
 def _others_turned_down(best: int, param: Any, wishes: list[Wish], embed: Embed) -> Wish | None:
     """The avoided wish that turns down every value but ``best``, when there is one: each other value is
     about what the user avoids (cosine >= ``VALUE_MIN_SIM``) and clearly more so than ``best`` is (by
@@ -276,7 +288,8 @@ def _others_turned_down(best: int, param: Any, wishes: list[Wish], embed: Embed)
     sims = mat[len(labels) :] @ mat[: len(labels)].T  # wish x value
     left = sims[:, best].max()
     others = [i for i in range(len(labels)) if i != best]
-    if all(float(sims[:, i].max()) >= max(VALUE_MIN_SIM, left + TURNED_DOWN_GAP) for i in others):
+    floor = _avoided_floor(sims)
+    if all(float(sims[:, i].max()) >= max(floor, left + TURNED_DOWN_GAP) for i in others):
         j = int(np.argmax(sims[:, others].max(axis=1)))
         return against[j]
     return None
@@ -292,7 +305,7 @@ def _avoid_turned_down(pd: Any, param: Any, wishes: list[Wish], ranking: Any, em
     mat = embed(labels + [w.phrase for w in against])
     sims = mat[len(labels) :] @ mat[: len(labels)].T
     for i, v in enumerate(param.enum):
-        hit = [w for w, row in zip(against, sims) if float(row[i]) >= VALUE_MIN_SIM]
+        hit = [w for w, row in zip(against, sims) if float(row[i]) >= _avoided_floor(row[None, :])]
         if hit and v not in pd.avoid and len(pd.avoid) < len(param.enum) - 1:
             pd.avoid.append(v)
             pd.evidence = sorted(set(pd.evidence or []) | {t for w in hit for t in w.evidence})

@@ -364,8 +364,10 @@ def _someone_else(prefix: str) -> bool:
 
 
 _NEG_VERB = re.compile(
-    r"(?<![\w'])(?:i|we)(?: really| just| absolutely| strictly| simply| generally| usually)? "
+    r"(?<![\w'])(?:i|we|i've|we've|i have|we have)(?: really| just| absolutely| strictly| simply| generally| usually)? "
     r"(?:will not|won't|don't|do not|never|refuse to|cannot|can't|no longer|would never|wouldn't|shouldn't|am not going to)"
+    # an inability: "I've never learned to drive", "we don't know how to ski"
+    r"(?: (?:learned|learnt|know how|been able|managed) to)?"
     r"(?: (?:ever|really|even|usually|eat|have|use))? (?P<verb>[a-z]{3,})(?![\w'])"
 )
 _NOT_STANCE_VERBS = frozenset(
@@ -480,7 +482,15 @@ def read_clause(clause: str, sentence: str, topic: str = "") -> list[OpenPref]:
         pol = _polarity(clause, start, end, pol, prev_end)
         if where == "after":
             thing = clause[end:next_start]
-            if _PRONOUN_ONLY.match(clean(thing)):
+            verb = _NEG_VERB.fullmatch(clause[start:end])
+            if (
+                verb is not None
+                and (not clean(thing) or re.match(r"\s*[,;:]", thing))  # nothing after the verb but a break
+                and verb.group("verb") not in _NOT_AN_ACTIVITY
+            ):
+                # "I can't swim", "I've never learned to drive": the activity itself is what is ruled out
+                thing = _gerund(verb.group("verb"))
+            elif _PRONOUN_ONLY.match(clean(thing)):
                 thing = _antecedent(clause[:start], out)
         else:
             thing = re.sub(
@@ -510,6 +520,21 @@ def read_clause(clause: str, sentence: str, topic: str = "") -> list[OpenPref]:
                     OpenPref(phrase, 0, 2, sentence, "predicate", adj, {"negated"} if negated else set())
                 )
     return out
+
+
+# verbs that, said alone after "can't" or "won't", rule out no activity ("I can't wait", "can't complain")
+_NOT_AN_ACTIVITY = frozenset(
+    "wait complain help cope sleep breathe stop decide believe tell even lie go come stay move talk think "
+    "remember care mind say win lose function focus concentrate hear see eat have use do get need want".split()
+)
+
+
+def _gerund(verb: str) -> str:
+    """The -ing form of an activity verb ("swim": "swimming"), by lemminflect."""
+    from lemminflect import getInflection
+
+    forms = getInflection(verb, tag="VBG")
+    return forms[0] if forms else verb
 
 
 def _antecedent(prefix: str, found: list[OpenPref]) -> str:
