@@ -366,3 +366,20 @@ def test_no_make_it_corrects_what_came_before() -> None:
 )
 def test_people_listed_before_a_count_of_others_are_counted_with_them(text: str, people: int) -> None:
     assert stated_values(OUTING["parameters"], text, NOW)["people"].value == people
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i only get a ten minute window on the train so keep it short",
+        "the coach gives you a 20 min window on the ferry, no more",
+    ],
+)
+def test_a_span_of_time_is_no_seat(text):
+    """Session 29: "a ten minute window on the train" had been a wish for a window seat (the second is
+    a guard)."""
+    from ibachat.agent.reading.events import extract_events
+    from memory.types import Turn
+
+    turn = Turn(1, "s", "user", text, NOW)
+    assert not [e for e in extract_events([turn]) if e.dimension == "travel.seat"]

@@ -403,6 +403,8 @@ def _name_not_wish(m: Mention, sentence: str, raw: str) -> bool:
     if m.tags & {"negated", "conditional", "alt", "contrast", "disclosure", "answer"}:
         return False
     found = re.search(rf"(?<![\w])({re.escape(m.phrase)})", raw, re.IGNORECASE)
+    if found and _SPAN_OF_TIME.search(raw[: found.start()].lower()[-30:]):
+        return True  # "a ten minute window on the bus": a span of time, not the seat
     capitalised = bool(
         found
         and found.group(1)[:1].isupper()
@@ -420,6 +422,11 @@ def _name_not_wish(m: Mention, sentence: str, raw: str) -> bool:
     return capitalised
 
 
+# a measure of time right before a word ("ten minute", "two-hour", "a 48 hour") makes it a span of time
+_SPAN_OF_TIME = re.compile(
+    r"(?:\d+|an?|one|two|three|four|five|six|ten|fifteen|twenty|thirty|few|short|narrow|tiny)[\s-]+"
+    r"(?:second|minute|min|hour|hr|day|week|month)s?[\s-]+$"
+)
 _TOPIC = re.compile(
     r"(?:\b(?:about|regarding|concerning|on the subject of)|(?<![\w'])re:)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?"
     r"(?:[\w'-]+\s+){0,2}$"
