@@ -110,8 +110,9 @@ BANK = {
 }
 
 
-def _bank_call(tmp_path: Path, said_text: str):
-    said = NOW - timedelta(days=9)
+def _after(tmp_path: Path, said_text: str, task: str, tool: dict, days: int = 9):
+    """The planner's outcome for ``task`` when the user said ``said_text`` ``days`` before."""
+    said = NOW - timedelta(days=days)
     rows = [
         {"session_id": "a", "role": "user", "time": said.isoformat(), "text": said_text},
         {"session_id": "a", "role": "assistant", "time": (said + timedelta(minutes=1)).isoformat(),
@@ -119,7 +120,11 @@ def _bank_call(tmp_path: Path, said_text: str):
     ]  # fmt: skip
     memory = Memory.open(tmp_path, embedder="minilm", fsync=False)
     ingest(memory, rows)
-    return Planner(memory, None).act("sort out a call with the bank about my card", now=NOW, tools=[BANK])
+    return Planner(memory, None).act(task, now=NOW, tools=[tool])
+
+
+def _bank_call(tmp_path: Path, said_text: str):
+    return _after(tmp_path, said_text, "sort out a call with the bank about my card", BANK)
 
 
 @pytest.mark.xfail(
@@ -220,15 +225,7 @@ GYM = {
     ["confession: i can't swim, never learned as a kid", "i never learnt to swim, not properly anyway"],
 )
 def test_what_one_cannot_do_rules_out_its_own_values_only(tmp_path: Path, said):
-    when = NOW - timedelta(days=30)
-    rows = [
-        {"session_id": "a", "role": "user", "time": when.isoformat(), "text": said},
-        {"session_id": "a", "role": "assistant", "time": (when + timedelta(minutes=1)).isoformat(),
-         "text": "Thanks for telling me."},
-    ]  # fmt: skip
-    memory = Memory.open(tmp_path, embedder="minilm", fsync=False)
-    ingest(memory, rows)
-    out = Planner(memory, None).act("sign me up for a weekly class", now=NOW, tools=[GYM])
+    out = _after(tmp_path, said, "sign me up for a weekly class", GYM, days=30)
     pd = out.plan.params["class"]
     assert pd.chosen not in ("water polo", "aqua fit"), pd
     asked = " ".join(out.plan.clarifications)

@@ -111,6 +111,18 @@ def _value(q: Quantity, m: Measure, param: Param) -> float | int:
     return float(v)
 
 
+def _amounts_in_force(events: list[PreferenceEvent], now: datetime) -> list[tuple[PreferenceEvent, Quantity]]:
+    """The user's own amounts in force at ``now``, oldest first, each with its parsed quantity."""
+    return [
+        (e, q)
+        for e in sorted(events, key=lambda e: e.valid_from)
+        if e.dimension == NUMBER_DIM and e.speaker == "user" and e.valid_from <= now
+        and (e.valid_until is None or now < e.valid_until)
+        for q in [_parse(e.value)]
+        if q is not None
+    ]  # fmt: skip
+
+
 def _parse(value: str) -> Quantity | None:
     m = re.match(r"^([a-z]+)(>=|<=|=)(-?[\d.]+)$", value)
     if not m:
@@ -155,14 +167,7 @@ def ground_numbers(
         _apply(plan.params[p.name], q, m, p, f"the request says {hit.quote!r}", certain=True, quote=hit.quote)
         stated.add(p.name)
     # 2. the history's amounts that bear on a parameter the request left open; the later word wins
-    said = [
-        (e, q)
-        for e in sorted(events, key=lambda e: e.valid_from)
-        if e.dimension == NUMBER_DIM and e.speaker == "user" and e.valid_from <= now
-        and (e.valid_until is None or now < e.valid_until)
-        for q in [_parse(e.value)]
-        if q is not None
-    ]  # fmt: skip
+    said = _amounts_in_force(events, now)
     # an amount said about another activity ("under 30 a head when we eat out") is not this tool's
     scoped = in_scope([e.subject or e.value for e, _ in said], tool, embed)
     said = [pair for pair, ok in zip(said, scoped) if ok]
@@ -237,14 +242,7 @@ def ground_clock_bounds(
             continue
         if not clock or not op:
             continue
-        said = [
-            (e, q)
-            for e in sorted(events, key=lambda e: e.valid_from)
-            if e.dimension == NUMBER_DIM and e.speaker == "user" and e.valid_from <= now
-            and (e.valid_until is None or now < e.valid_until)
-            for q in [_parse(e.value)]
-            if q is not None and q.unit == "hour" and q.op == op
-        ]  # fmt: skip
+        said = [(e, q) for e, q in _amounts_in_force(events, now) if q.unit == "hour" and q.op == op]
         said = [pair for pair, ok in zip(said, in_scope([e.subject for e, _ in said], tool, embed)) if ok]
         if not said:
             continue
@@ -266,14 +264,7 @@ def _default_against_bound(
     if m is None:
         return
     default = int(m.group(1)) + int(m.group(2)) / 60
-    said = [
-        (e, q)
-        for e in sorted(events, key=lambda e: e.valid_from)
-        if e.dimension == NUMBER_DIM and e.speaker == "user" and e.valid_from <= now
-        and (e.valid_until is None or now < e.valid_until)
-        for q in [_parse(e.value)]
-        if q is not None and q.unit == "hour" and q.op in ("<=", ">=")
-    ]  # fmt: skip
+    said = [(e, q) for e, q in _amounts_in_force(events, now) if q.unit == "hour" and q.op in ("<=", ">=")]
     # asking costs a question, not a wrong action: any bound not clearly about another activity counts
     # ("I'm at the school gates by 3pm" bears on an engineer's visit; "meetings after 11 only" does not)
     away = elsewhere([e.subject for e, _ in said], tool, embed)
