@@ -438,7 +438,8 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
             bool(acts & (classes["writing"] | {"make", "schedule"}))
             or _same(_stem(verb.split()[0]), name)
             # "put together the status report" and a tool named for reports: the thing is what it makes
-            or bool(request.head and _same(_stem(request.head), name))
+            # (its own name word, not a word of the same group: "dinners" is no "food" to order)
+            or bool(request.head and _stem(request.head) in name)
         )
         return ok, f"{verb!r} {'creates' if ok else 'asks for words, not'} what the tool makes"
     if cls == "reply":  # "answer Dana about ...": a message back, which a tool that sends can carry
