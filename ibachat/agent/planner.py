@@ -33,6 +33,7 @@ from ibachat.agent.execution.action import (
     settle_tools,
 )
 from ibachat.agent.execution.execute import call_tool, unasked, write_text
+from ibachat.agent.execution.formats import with_formats
 from ibachat.agent.execution.router import Route
 from ibachat.agent.execution.router import route as route_message
 from ibachat.agent.reading.about import applies_to
@@ -358,7 +359,7 @@ class Planner:
             outcome = self._action(pending.task, tool, answers, now)
             outcome.answered = True
             return outcome
-        route = self.route(task, tools or [])
+        route = self.route(task, [with_formats(t) for t in tools or []])
         if route.kind == "text":
             plan = self.plan(task, now=now)
             aligned = self.mode == "iba" and self.ablate != "alignment"

@@ -33,7 +33,7 @@ from ibachat.agent.execution.slots import (
 )
 from ibachat.agent.execution.tools import schema_error
 from ibachat.agent.reading.polarity import analyse, normalise
-from ibachat.agent.reading.when import read_when
+from ibachat.agent.reading.when import WEEKDAYS, read_when
 from ibachat.agent.types import PlannerCounters, Source, ToolCall
 from ibachat.errors import IbachatError
 from ibachat.llm.base import LLM, Message, parse_json_reply
@@ -278,6 +278,13 @@ def missing_details(
                 questions.append(f"Which day should I use for {label}?")
             elif not when_q and prop.get("format") == "date-time" and when.time is None and when.part is None:
                 questions.append(f"What time {when.day_words} should I use for {label}?")
+        elif _is_clock(name, prop) and not prop.get("enum"):
+            if not when_q and args is not None and name not in args:
+                # a clock nobody said ("wednesday morning": which time in it?) is asked, never guessed
+                when = read_when(task, now)
+                words = " ".join(w for w in (when.day_words, when.part or "") if w).replace("_", " ")
+                on = "on " if re.match(rf"(?i)(?:the\b|{'|'.join(WEEKDAYS)})", words) else ""
+                questions.append(f"What time {f'{on}{words} ' if words else ''}should I use for {label}?")
         elif (
             free_text(prop)
             and not is_content(name, prop)

@@ -23,7 +23,12 @@ def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: d
     span = _range_days(frame, now)
     if span is not None and len(dated) >= 2:
         (first, first_words), (last, last_words) = span
-        ends = [n for n in dated if _END.search(n)]
+        ends = [
+            n
+            for n in dated
+            if _END.search(n)
+            or _END_SAID.search(f"{n.replace('_', ' ')} {props[n].get('description') or ''}")
+        ]
         starts = [n for n in dated if n not in ends]
         if ends and starts:
             out[starts[0]] = Stated(first.isoformat(), first_words)
@@ -67,6 +72,10 @@ def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: d
     elif when.time is not None and when.asks != "time" and clocks:
         out[clocks[0]] = Stated(when.time, when.time_words)
 
+
+# a name or description that says its day closes the stretch ("latest_date", "last day of the stay"),
+# beside the names ``_END`` knows ("pick_up" says nothing of it)
+_END_SAID = re.compile(r"(?i)\b(?:last|latest|final|end|ends|until|return)\b")
 
 _DURATION_STEMS = frozenset({"durat", "length", "long", "span", "period"})
 
