@@ -112,3 +112,31 @@ def test_a_clock_bound_and_a_clause_bound_reach_the_tool(tmp_path, minilm):
 def test_a_bound_is_turned_round_once_however_many_ways_the_negation_is_read(text, value):
     turn = Turn(1, "s", "user", text, datetime(2026, 1, 1, tzinfo=timezone.utc))
     assert [e.value for e in open_events(turn, "") if e.dimension == "open.number"] == [value]
+
+
+KAYAK = {
+    "type": "object",
+    "properties": {
+        "day": {"type": "string", "format": "date"},
+        "session_minutes": {"type": "integer", "description": "length of the session in minutes"},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [
+        ("kayak session saturday, 2hrs please", 120),
+        ("can i have the 90mins slot on saturday", 90),
+        ("1.5hrs on the water saturday", 90),  # "1.5" is no day (1 May or 5 January) with a unit on it
+    ],
+)
+def test_a_unit_written_onto_the_number_is_read(text, minutes):
+    from ibachat.agent.alignment.request_values import stated_values
+    from ibachat.agent.reading.when import read_when
+
+    now = datetime(2026, 6, 2, 9, 0, tzinfo=timezone.utc)  # a Tuesday
+    got = stated_values(KAYAK, text, now)
+    assert got["session_minutes"].value == minutes, got
+    assert got["day"].value == "2026-06-06", got
+    assert read_when(text, now).question is None

@@ -314,7 +314,11 @@ def _listed_day(text: str, now: datetime) -> tuple[date | None, str, str | None]
     if m and "." in m.group(0) and not m.group(3) and len(m.group(2)) == 2:
         if int(m.group(1)) <= 23 and int(m.group(2)) <= 59:
             m = None  # "fri 4.15", "at 10.30": hours and minutes, as the clock reader takes them, no day
-    if m and not re.match(r"\s*(?:am|pm|a\.m|p\.m|h\b|hours?|minutes?|mins?|%)", text[m.end() :], re.I):
+    if m and not re.match(
+        r"\s*(?:am|pm|a\.m|p\.m|h\b|hrs?\b|hours?|minutes?|mins?|wks?\b|%)|(?!st|nd|rd|th)[a-z]",
+        text[m.end() :],
+        re.I,
+    ):  # a unit written on it ("1.5hrs", "2.5kg") is an amount, no day
         a, b = int(m.group(1)), int(m.group(2))
         if not (1 <= a <= 31 and 1 <= b <= 31) or (a > 12 and b > 12):
             return None, "", None  # not a date (a score, a ratio)

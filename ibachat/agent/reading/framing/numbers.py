@@ -273,8 +273,14 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
     return _with_totals(out, text)
 
 
+# the short forms of a span of time that are written onto the number ("1hr", "90mins", "2wks")
+_JOINED_TIME = frozenset({"h", "hr", "hrs", "min", "mins", "wk", "wks"})
+
+
 def _joined_measure(t: Token) -> tuple[float, str] | None:
     joined = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z]{1,6})", t.lower_)
+    if joined and joined.group(2) in _JOINED_TIME:
+        return float(joined.group(1)), _TIME_UNITS[joined.group(2)]
     measure = _measure_word(joined.group(2)) if joined else None
     return (float(joined.group(1)), measure) if joined and measure else None
 
