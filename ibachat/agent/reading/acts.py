@@ -544,6 +544,17 @@ def _after_a_break(sent, tokens: list) -> tuple[str, list[Request]]:
                     return sub_kind, sub
                 if sub_kind in ("negated", "standing"):
                     return sub_kind, []
+            elif (
+                j < len(tokens)
+                and any(t.pos_ in ("VERB", "AUX") for t in tokens[:p])
+                and _elliptical(tokens, j) == "elliptical"
+            ):
+                # "we're moving on the 30th - a van with two movers please": a thing asked for with
+                # "please" after a story (a clause, with its verb) is asked for, as a command there would
+                # be; after a thing asked for ("two seats for Friday, stalls please") it is that thing's detail
+                sub_kind, sub = _at(sent, tokens, j)
+                if sub:
+                    return sub_kind, sub
     return "", []
 
 

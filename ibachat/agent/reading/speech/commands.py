@@ -17,6 +17,7 @@ from ibachat.agent.reading.speech.words import (
     _has_finite,
     _negates,
     _people,
+    _says_when,
     _span,
     _verb_classes,
 )
@@ -106,7 +107,10 @@ def _command(sent, tokens: list, j: int, form: str) -> list[Request]:
     own = _own_clause(verb)
     if any(_negates(c) and not _set_apart(verb, c) for c in verb.children):
         return []
-    if _standing(_span(own), alt, own):
+    # the clause's own words, not the stretch of text they span: a second verb joined to it ("reorder my
+    # pills, and keep refilling them from now on") lies inside that stretch when the final stop is the
+    # first verb's, and its rule for the future is not this request's
+    if _standing(" ".join(t.text for t in own), alt, own):
         return []
     if (
         _asks_information(verb)
@@ -271,6 +275,7 @@ def _arguments(verb) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
                     continue  # "sign me up to a weekly newsletter": what it is done to, no place to go
                 if (
                     pobj.pos_ == "PROPN"
+                    or (pobj.text[:1].isupper() and pobj.i > verb.i + 1)  # "to York", capitalised by the user
                     or named
                     or own
                     or any(c.dep_ in ("det", "poss") for c in pobj.children)
@@ -305,7 +310,13 @@ def _ends(tokens) -> tuple[tuple[str, str], ...]:
 
 
 def _a_place(tok) -> bool:
-    return not tok.like_num and tok.ent_type_ not in ("DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY")
+    if tok.like_num or tok.ent_type_ in ("CARDINAL", "ORDINAL", "MONEY"):
+        return False
+    if tok.ent_type_ in ("DATE", "TIME"):
+        # a name the tagger took for a date that the day reader finds no day or time in: "from 14 Elm
+        # Road" is a place
+        return tok.pos_ == "PROPN" and not _says_when(_span(list(tok.subtree)))
+    return True
 
 
 _CORE_ARGUMENTS = frozenset({"dobj", "nsubj", "nsubjpass", "attr"})

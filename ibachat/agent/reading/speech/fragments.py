@@ -14,6 +14,7 @@ from ibachat.agent.reading.speech.words import (
     _NOT_A_VERB,
     _STANCE_VERBS,
     _a_day_word,
+    _says_clock,
     _says_when,
     _timeish,
     base_form,
@@ -59,7 +60,7 @@ def _elliptical(tokens: list, i: int) -> str | None:
     ]
     doc = tokens[0].doc
     span = doc.text[tokens[i].idx : tokens[-1].idx + len(tokens[-1].text)]
-    clock = bool(_CLOCK.search(span))
+    clock = bool(_CLOCK.search(span)) or _says_clock(span)  # "at quarter past two": a clock in words
     timed = clock or any(e.label_ in ("DATE", "TIME") for e in doc.ents if e.start >= tokens[i].i)
     timed = timed or _says_when(span)  # "fri night", "tmrw morning": the day reader, not only the tagger
     counted = (

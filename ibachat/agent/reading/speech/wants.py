@@ -5,7 +5,7 @@ Part of ``reading/acts.py``, whose ``read_act`` reads a message with the parts."
 
 from __future__ import annotations
 
-from ibachat.agent.reading.speech.commands import _SOMEDAY, _command, _serves, _standing, _venues
+from ibachat.agent.reading.speech.commands import _SOMEDAY, _command, _ends, _serves, _standing, _venues
 from ibachat.agent.reading.speech.words import _SELF, _WANT_VERBS, _YOU, Request, _negates, _says_when, _span
 
 
@@ -126,6 +126,7 @@ def _want_object(sent, tokens: list, k: int, form: str) -> list[Request]:
         ):
             return []
     phrase = _span(rest).rstrip(" .!?")
+    ends = _ends(rest)
     return [
         Request(
             phrase,
@@ -134,6 +135,9 @@ def _want_object(sent, tokens: list, k: int, form: str) -> list[Request]:
             nouns[0].lemma_.lower(),
             form,
             tuple(t.lemma_.lower() for t in nouns),
+            # "I need a ticket from Leeds to York": a journey, from and to; "to" alone after a thing wanted
+            # is as often a show as a place ("two tickets to Swan Lake")
+            places=ends if {p for p, _ in ends} >= {"from", "to"} else (),
             venues=_venues(rest),  # "we fancy an indian tonight ... from the Spice Mill"
             result=next(  # "I need a kettle, under £40, delivered fast": the state it is wanted in
                 (

@@ -290,6 +290,15 @@ def _says_when(text: str) -> bool:
     return read_when(text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)).said
 
 
+def _says_clock(text: str) -> bool:
+    """The day reader finds a time of day in ``text``, in figures or in words ("quarter past two")."""
+    from datetime import datetime, timezone
+
+    from ibachat.agent.reading.when import read_when
+
+    return read_when(text, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)).time is not None
+
+
 def _timeish(tok) -> bool:
     """A word that says when, not what: "thurs", "evening", "tomorrow", the "pm" of "6pm"."""
     from datetime import datetime, timezone
