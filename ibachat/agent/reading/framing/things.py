@@ -16,6 +16,7 @@ from ibachat.agent.reading.framing.words import (
     _LEAVE_OUT,
     _LEAVE_OUT_COMMAND,
     _NEGATORS,
+    _SOME_DAY,
     _TIME_UNITS,
 )
 
@@ -65,6 +66,8 @@ def _np_span(tokens: list[Token], head: Token, text: str, shift: int = 0) -> Spa
     for t in head.rights:
         if t.dep_ in ("compound", "amod", "nummod") and t.i == right.i + 1:
             right = t
+        elif t.dep_ == "appos" and t.i == right.i + 1 and t.pos_ in ("NOUN", "PROPN"):
+            right = t  # "pad thai": a noun in apposition with no comma between is the name's own word
         elif t.dep_ == "prep" and t.lower_ == "of":
             objs = [c for c in t.children if c.dep_ == "pobj"]
             # "a pair of walking boots": the parse may take the modifier for a gerund and the noun for its object
@@ -177,7 +180,88 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
                 break
     if best is None:
         best = _nouned_command(parse(text), text) or _leading_things(parse(text), text)
+    if best is not None:
+        best = _as_typed(text, *best)
     return (best[1], best[2], best[0]) if best else ([], [], -1)
+
+
+# where the words of a command's object end, by the closed classes that close a noun phrase: a
+# preposition, a clause break, "please" (what is got "from", when, "for" whom, "with" what)
+_OBJECT_ENDS = re.compile(
+    r"(?i)\s+(?:from|at|for|to|with|by|on|in|via|please|pls|plz)\b|\s*[,.;:!?()\u2013\u2014]|\s+-\s"
+)
+# what may come between the verb and its object: a particle ("block out"), whom it is for, an article
+_LEADS = re.compile(
+    r"(?i)^(?:(?:out|up|down|off|away|back|together|me|us|him|her|them|the|a|an|some|my|our|his|her|their)\s+)+"
+)
+
+
+def _as_typed(text: str, at: int, spans: list[Span], lemmas: list[str]) -> tuple[int, list[Span], list[str]]:
+    """The things as the user typed them, when the parse left words of the object out: the small model
+    splits names of dishes it does not know ("khao soi and spring rolls" as one thing, "bun cha" as
+    nothing but "bun"). The object runs from after the verb to the first word that closes a noun phrase;
+    when a word of it is in none of the parse's things, its pieces between "and", "&" and "plus" are the
+    things, each whole."""
+    verb = re.match(r"\S+", text[at:])
+    if verb is None or not spans:
+        return at, spans, lemmas
+    start = at + verb.end()
+    end_m = _OBJECT_ENDS.search(text, start)
+    end = end_m.start() if end_m else len(text)
+    from ibachat.agent.reading.when import read_when
+
+    when = read_when(text[start:end], _SOME_DAY)  # "... of Dune 2 tomorrow night": the day is no part of it
+    for said in (when.day_words, when.time_words):
+        k = text.find(said, start, end) if said else -1
+        end = k if k > start else end
+    lead = _LEADS.match(text[start:end].lstrip())
+    start = start + (len(text[start:end]) - len(text[start:end].lstrip())) + (lead.end() if lead else 0)
+    words = [
+        (m.start() + start, m.end() + start)
+        for m in re.finditer(r"[A-Za-z][\w'-]*", text[start:end])
+        if m.group(0).lower() not in _NOT_OF_THE_THING
+    ]
+    covered = lambda a, b: any(sp.start <= a and b <= sp.end for sp in spans)  # noqa: E731
+    if (
+        not words
+        or not any(covered(a, b) for a, b in words)
+        or any(sp.start < start or sp.end > end for sp in spans)
+    ):
+        # the parse's things lie elsewhere, or run on past a comma (a list): not a misread of this object
+        return at, spans, lemmas
+    pieces = _pieces(text, start, end)
+    joined = [sp for sp in spans if start <= sp.start and sp.end <= end and _AND.search(sp.text)]
+    # a thing the parse made of two, the first of two words or more ("khao soi and spring rolls"); one
+    # word before the "and" modifies what follows ("chicken and mushroom pie")
+    split = any(
+        len(first.text.split()) >= 2
+        for sp in joined
+        for first in pieces[:1]
+        if sp.start <= first.start and first.end < sp.end
+    )
+    if all(covered(a, b) for a, b in words) and not split:
+        return at, spans, lemmas
+    return at, pieces, [p.text.split()[-1].lower() for p in pieces]
+
+
+_AND = re.compile(r"(?i)\s+(?:and|&|plus)\s+")
+# words of an object that are no part of the thing's name: a joining word, an article, an amount
+_NOT_OF_THE_THING = DETERMINERS | {"and", "plus", "dozen", "couple", "pair", "few", "several", "of"}
+_LEADING = re.compile(r"(?i)^(?:(?:a|an|the|some|my|our|\d+|dozen|couple|pair|of)\s+)+")
+
+
+def _pieces(text: str, start: int, end: int) -> list[Span]:
+    """The stretch's pieces between "and", "&" and "plus", each stripped."""
+    out: list[Span] = []
+    at = start
+    for part in _AND.split(text[start:end]):
+        a = text.index(part, at) if part else at
+        piece = _LEADING.sub("", part.strip())
+        if piece and re.search(r"[A-Za-z]", piece):
+            a += part.index(piece)
+            out.append(Span(piece, a, a + len(piece)))
+        at = a + len(part.strip() or part)
+    return out
 
 
 def _modifier_and_thing(
@@ -191,10 +275,19 @@ def _modifier_and_thing(
         c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children
     )
     for mod in head.lefts:
-        cc = [c for c in mod.children if c.dep_ == "cc" and c.lower_ in ("and", "&", "plus")]
+        # the modifier's own second word may be its apposition ("pad thai"), which then holds the "and"
+        named = [
+            c for c in mod.rights if c.dep_ == "appos" and c.i == mod.i + 1 and c.pos_ in ("NOUN", "PROPN")
+        ]
+        cc = [
+            c
+            for x in (mod, *named)
+            for c in x.children
+            if c.dep_ == "cc" and c.lower_ in ("and", "&", "plus")
+        ]
         if not cc or mod.pos_ not in ("NOUN", "PROPN"):
             continue
-        own = [
+        own = named + [
             c
             for c in mod.lefts
             if c.dep_ in ("compound", "amod", "nmod") and c.pos_ in ("NOUN", "PROPN", "ADJ")
