@@ -134,7 +134,7 @@ BEFORE: Table = [
         "",
     ),
     (r"ugh|yuck|eww|ew|meh|blah|urgh|nobody|no one", -1, 1, ""),
-    (r"instead of|rather than|in place of|over", -1, 1, "alt"),
+    (r"instead of|rather than|in place of|over(?! to\b)", -1, 1, "alt"),  # "gone over to X": to it
     (r"too|less|fewer|a little less", -1, 2, "exact"),
     (
         r"don't mind|do not mind|doesn't matter|fine with|ok with|okay with|alright with|can live with|tolerate|no preference|either way|either",
@@ -157,7 +157,7 @@ AFTER: Table = [
         "",
     ),
     (
-        r"all the way|every time|every single time|hits the spot|rules|rocks|works best|work best|suits me|please|for me please|i love|love it|love them|better|the better|for the win|ftw|any day|all day|"
+        r"all the way(?! (?:to|through|from|up|down|back|over|across|home|there|here)\b)|every time|every single time|hits the spot|rules|rocks|works best|work best|suits me|please|for me please|i love|love it|love them|better|the better|for the win|ftw|any day|all day|"
         r"or nothing|or bust|the happier i am|the happier|the merrier|it is(?=\s*(?:[.,!;]|$))",
         1,
         2,

@@ -168,7 +168,7 @@ STANCE_AFTER: list[tuple[str, int, int]] = [
 # "X over Y", "X rather than Y": the right-hand side is passed over.
 _OVER = re.compile(
     r"\s+(?:over|rather than|instead of|in place of|more than|above|versus|vs\.?|not)\s+"
-    r"(?=\w)(?!\d|(?:a|an) (?:few|couple|hour|day|week|month|year|hundred|thousand|dozen|half)\b|one\b|two\b|"
+    r"(?=\w)(?!to\b|\d|(?:a|an) (?:few|couple|hour|day|week|month|year|hundred|thousand|dozen|half)\b|one\b|two\b|"
     r"three\b|four\b|five\b|six\b|ten\b|twenty|thirty|fifty|hundred|half)"
 )
 # A predicate: "I find X tedious", "X is (too) overwhelming (for me)", "X feels impersonal".
@@ -188,7 +188,8 @@ _NOT_ADJECTIVE = frozenset(
     "usually something anything nothing everything someone".split()
 )
 _LEAD = re.compile(
-    r"^(?:(?:to|of|for|in|on|about|with|at|into|towards?|by|the|a|an|some|any|all|those|these|that|this|my|is|are|"
+    r"^(?:(?:all the way(?= to\b)|over(?= to\b)|to|of|for|in|on|about|with|at|into|towards?|by|the|a|an|some|any|all|"
+    r"those|these|that|this|my|is|are|"
     r"finally|honestly|obviously|definitely|probably|actually|basically|literally|"
     r"more|most|really|very|anything|something|things|stuff|being|having|doing|getting|using|like|such as|"
     r"especially|mainly|mostly|just|only|also|even|kind of|sort of|type of|types of|kinds of)\s+)+"
