@@ -43,10 +43,17 @@ def question_param(question: str, names: list[str]) -> str | None:
 
 
 def options(question: str) -> list[str]:
-    m = _OFFER.search(question.strip())
+    m = _OFFER.search(question.strip()) or _PROPOSAL.search(question.strip())
     if not m:
         return []
     return [g.strip() for g in m.groups() if g]
+
+
+# one value put to the user ("Should I use skimmed for milk type?"), which a yes takes
+_PROPOSAL = re.compile(r"^Should I use (.+?) for [^?]+\?$")
+_YES = re.compile(
+    r"(?i)^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|please do|go (?:on|ahead)|that'?s (?:fine|right)|sounds good)\b"
+)
 
 
 def stated_params(questions: list[str], names: list[str], said: set[str]) -> list[str]:
@@ -60,9 +67,12 @@ def read_answer(reply: str, question: str, prop: dict[str, Any]) -> Any:
     if not text or text.endswith("?") or _CANCEL.match(text) or len(text.split()) > MAX_ANSWER_WORDS:
         return None
     core = _FILLER.sub("", text).strip(" .!,;:")
+    offered = options(question)
+    if len(offered) == 1 and _PROPOSAL.search(question.strip()) and _YES.match(text):
+        enum = prop.get("enum") or (prop.get("items") or {}).get("enum")
+        return _typed(offered[0], enum, prop.get("type"))  # "yes" to the one value put
     if _CHATTER.match(text) and not core:
         return None
-    offered = options(question)
     enum = prop.get("enum") or (prop.get("items") or {}).get("enum")
     low = core.lower()
     for option in offered:

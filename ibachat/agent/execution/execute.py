@@ -300,7 +300,10 @@ def missing_details(
             turned_down = set((plan.params.get(name).avoid or []) if plan.params.get(name) else [])
             offered = [v for v in prop["enum"] if v not in turned_down] or list(prop["enum"])
             options = ", ".join(str(v).replace("_", " ") for v in offered[:6])
-            questions.append(f"Which {label} would you like ({options})?")
+            if len(offered) == 1 < len(prop["enum"]):  # all but one turned down: that one, yes or no
+                questions.append(f"Should I use {options} for {label}?")
+            else:
+                questions.append(f"Which {label} would you like ({options})?")
         elif prop.get("type") in ("integer", "number") and args is not None and name not in args:
             questions.append(
                 f"How many {label} should I put?"
