@@ -17,8 +17,8 @@ from ibachat.agent.reading.framing.words import (
     _LEAVE_OUT_COMMAND,
     _NEGATORS,
     _SOME_DAY,
-    _TIME_UNITS,
 )
+from ibachat.agent.reading.units import TIME_UNITS as _TIME_UNITS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
@@ -190,64 +190,66 @@ def _verb_objects(text: str) -> tuple[list[Span], list[str], int]:
 _OBJECT_ENDS = re.compile(
     r"(?i)\s+(?:from|at|for|to|with|by|on|in|via|please|pls|plz)\b|\s*[,.;:!?()\u2013\u2014]|\s+-\s"
 )
-# what may come between the verb and its object: a particle ("block out"), whom it is for, an article
-_LEADS = re.compile(
-    r"(?i)^(?:(?:out|up|down|off|away|back|together|me|us|him|her|them|the|a|an|some|my|our|his|her|their)\s+)+"
-)
 
 
 def _as_typed(text: str, at: int, spans: list[Span], lemmas: list[str]) -> tuple[int, list[Span], list[str]]:
-    """The things as the user typed them, when the parse left words of the object out: the small model
-    splits names of dishes it does not know ("khao soi and spring rolls" as one thing, "bun cha" as
-    nothing but "bun"). The object runs from after the verb to the first word that closes a noun phrase;
-    when a word of it is in none of the parse's things, its pieces between "and", "&" and "plus" are the
-    things, each whole."""
+    """The things as the user typed them where the parse split a name it does not know: the small model
+    leaves out a word no dictionary has that goes on a thing's name ("order char siu": "char"; "ramen
+    tonkotsu": "ramen"; "pad see ew": "pad") and runs two names into one when the first holds such a
+    word ("khao soi and spring rolls"). A thing is carried on over the words after it while a word no
+    dictionary has is among the next two, up to the first word that closes a noun phrase; one with an
+    "and" inside is split there when its first piece holds such a word. Known words the parse left out
+    ("garlic bread delivered", "a charger under £20") stay out, and "chicken and mushroom pie" one."""
+    from ibachat.agent.reading.speech.words import only_a_name
+    from ibachat.agent.reading.when import read_when
+
     verb = re.match(r"\S+", text[at:])
     if verb is None or not spans:
         return at, spans, lemmas
     start = at + verb.end()
     end_m = _OBJECT_ENDS.search(text, start)
     end = end_m.start() if end_m else len(text)
-    from ibachat.agent.reading.when import read_when
-
     when = read_when(text[start:end], _SOME_DAY)  # "... of Dune 2 tomorrow night": the day is no part of it
     for said in (when.day_words, when.time_words):
         k = text.find(said, start, end) if said else -1
         end = k if k > start else end
-    lead = _LEADS.match(text[start:end].lstrip())
-    start = start + (len(text[start:end]) - len(text[start:end].lstrip())) + (lead.end() if lead else 0)
-    words = [
-        (m.start() + start, m.end() + start)
-        for m in re.finditer(r"[A-Za-z][\w'-]*", text[start:end])
-        if m.group(0).lower() not in _NOT_OF_THE_THING
-    ]
-    covered = lambda a, b: any(sp.start <= a and b <= sp.end for sp in spans)  # noqa: E731
-    if (
-        not words
-        or not any(covered(a, b) for a, b in words)
-        or any(sp.start < start or sp.end > end for sp in spans)
-    ):
-        # the parse's things lie elsewhere, or run on past a comma (a list): not a misread of this object
+    words = [(m.start() + start, m.end() + start) for m in re.finditer(r"[A-Za-z][\w'-]*", text[start:end])]
+    unknown = lambda a, b: only_a_name(text[a:b].lower())  # noqa: E731
+    out: list[Span] = []
+    changed = False
+    for k, sp in enumerate(spans):
+        if not (start <= sp.start and sp.end <= end):
+            out.append(sp)
+            continue
+        pieces = _pieces(text, sp.start, sp.end) if _AND.search(sp.text) else [sp]
+        first_words = [(a, b) for a, b in words if pieces[0].start <= a and b <= pieces[0].end]
+        if len(pieces) < 2 or not any(unknown(a, b) for a, b in first_words):
+            pieces = [sp]
+        last = pieces[-1]
+        stop = spans[k + 1].start if k + 1 < len(spans) else end
+        after = [(a, b) for a, b in words if last.end <= a and b <= stop]
+        reach = last.end
+        for j, (a, b) in enumerate(after):
+            if text[reach:a].strip():
+                break  # a mark between: the name has ended
+            if not any(unknown(x, y) for x, y in after[j : j + 2]):
+                break
+            reach = b
+        if reach > last.end:
+            pieces[-1] = Span(text[last.start : reach], last.start, reach)
+        changed = changed or len(pieces) > 1 or reach > last.end
+        out.extend(pieces)
+    if not changed:
         return at, spans, lemmas
-    pieces = _pieces(text, start, end)
-    joined = [sp for sp in spans if start <= sp.start and sp.end <= end and _AND.search(sp.text)]
-    # a thing the parse made of two, the first of two words or more ("khao soi and spring rolls"); one
-    # word before the "and" modifies what follows ("chicken and mushroom pie")
-    split = any(
-        len(first.text.split()) >= 2
-        for sp in joined
-        for first in pieces[:1]
-        if sp.start <= first.start and first.end < sp.end
-    )
-    if all(covered(a, b) for a, b in words) and not split:
-        return at, spans, lemmas
-    return at, pieces, [p.text.split()[-1].lower() for p in pieces]
+    rest = _AND.match(text, out[-1].end, end) if out[-1].end < end else None
+    if rest is not None:  # "ramen tonkotsu and gyoza": the parse, lost in the name, lost what followed too
+        out.extend(
+            p for p in _pieces(text, rest.end(), end) if not any(o.start <= p.start < o.end for o in out)
+        )
+    return at, out, [o.text.split()[-1].lower() for o in out]
 
 
 _AND = re.compile(r"(?i)\s+(?:and|&|plus)\s+")
-# words of an object that are no part of the thing's name: a joining word, an article, an amount
-_NOT_OF_THE_THING = DETERMINERS | {"and", "plus", "dozen", "couple", "pair", "few", "several", "of"}
-_LEADING = re.compile(r"(?i)^(?:(?:a|an|the|some|my|our|\d+|dozen|couple|pair|of)\s+)+")
 
 
 def _pieces(text: str, start: int, end: int) -> list[Span]:
@@ -256,7 +258,7 @@ def _pieces(text: str, start: int, end: int) -> list[Span]:
     at = start
     for part in _AND.split(text[start:end]):
         a = text.index(part, at) if part else at
-        piece = _LEADING.sub("", part.strip())
+        piece = part.strip()
         if piece and re.search(r"[A-Za-z]", piece):
             a += part.index(piece)
             out.append(Span(piece, a, a + len(piece)))
