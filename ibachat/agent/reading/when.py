@@ -616,6 +616,8 @@ def clock_range(m: re.Match[str], text: str, *, from_context: bool = True) -> tu
             return None
         rest = text[: m.start()] + " " + text[m.end() :]  # "9 to 11 tomorrow morning": the morning says am
         a2 = a1 or half_of_day(rest, n2)
+        if not a1 and a2 == "am" and n2 == 12 and n1 < 12:
+            a2 = "pm"  # "10 till 12 ... the morning": a morning stretch ends at midday, not midnight
         if not a2 or (a1 and n1 > n2 and n2 != 12):
             return None
     if not a1:
