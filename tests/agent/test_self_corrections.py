@@ -38,6 +38,9 @@ def _params(name: str) -> dict:
             "first",
         ),
         ("create_event", "call with the bank at 2pm, sorry, I mean 3pm, tomorrow", "start_time", "15:00"),
+        # session 30: an adverb after the marker, and a span of time the parser tags as no entity
+        ("book_hotel", "a room in Cork from the 8th for a week... no actually just five nights", "nights", 5),
+        ("book_fitness_class", "yoga on Wednesday, sorry, actually Thursday, 6pm", "date", "2026-12-03"),
     ],
 )
 def test_the_corrected_value_is_the_one_taken(tool, text, param, value):

@@ -85,6 +85,9 @@ def corrected(text: str) -> str:
         ):
             item.insert(0, doc[item[0].i - 1])
         first = item[0]
+        while len(after) > 1 and after[0].pos_ == "ADV" and after[0].lower_ not in ("not", "never"):
+            after = after[1:]  # "no actually, just ten nights": the adverb is no part of the new item
+        resume = after[0].idx
         head = after[0] if after[0].pos_ != "DET" or len(after) == 1 else after[1]
         then = after[after.index(head) : after.index(head) + 3]
         said = text[then[0].idx : then[-1].idx + len(then[-1].text)]
@@ -99,7 +102,7 @@ def corrected(text: str) -> str:
             mod, end = mods[0], head.idx + len(head.text)
             out = out[: mod.idx] + head.text + out[mod.idx + len(mod.text) : m.start()] + out[end:]
             continue
-        out = out[: first.idx] + out[m.end() :]  # "on Tuesday, sorry, Wednesday": "on Wednesday"
+        out = out[: first.idx] + out[resume:]  # "on Tuesday, sorry, Wednesday": "on Wednesday"
     return out
 
 
@@ -135,8 +138,10 @@ def _kinds(words: str, first, last) -> set[str]:
     kinds = set()
     if any(c.isdigit() for c in words[:40]) or last.like_num or first.like_num:
         kinds.add("number")
-    if last.ent_type_ in _WHEN or first.ent_type_ in _WHEN:
-        kinds.add("when")
+    from ibachat.agent.reading.units import TIME_UNITS
+
+    if last.ent_type_ in _WHEN or first.ent_type_ in _WHEN or last.lemma_.lower() in TIME_UNITS:
+        kinds.add("when")  # "a fortnight", "ten nights": a span of time, however the parser tags it
     if {last.pos_, first.pos_} & {"NOUN", "PROPN", "ADJ"} or "ORDINAL" in (last.ent_type_, first.ent_type_):
         kinds.add("thing")
     return kinds

@@ -11,6 +11,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+# the words for a span of time and the unit each names (a closed class), for every reader of amounts
+TIME_UNITS = {
+    "minute": "minute", "min": "minute", "mins": "minute", "minutes": "minute", "hour": "hour", "hr": "hour",
+    "hrs": "hour", "hours": "hour", "h": "hour", "day": "day", "days": "day", "night": "night", "nights": "night",
+    "week": "week", "weeks": "week", "wk": "week", "wks": "week", "fortnight": "fortnight",
+    "fortnights": "fortnight", "month": "month", "months": "month", "year": "year", "years": "year",
+}  # fmt: skip
+
 _NAMES = {"m": "meter", "km": "kilometer", "mile": "mile"}
 
 

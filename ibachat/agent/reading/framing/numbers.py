@@ -17,10 +17,10 @@ from ibachat.agent.reading.framing.words import (
     _DISTANCE,
     _LOWER,
     _PEOPLE_WORDS,
-    _TIME_UNITS,
     _UPPER,
     _WORD_NUMBERS,
 )
+from ibachat.agent.reading.units import TIME_UNITS as _TIME_UNITS
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token

@@ -23,12 +23,6 @@ _STOP_WORDS = frozenset(
 )  # "w/", "w/o": "with", "without" as texted
 _SOME_DAY = datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)  # whether a word says a day at all
 _NAME_JOINS = frozenset({"of", "upon", "on", "de", "la", "le", "du", "del", "van", "von", "&", "and", "the"})
-_TIME_UNITS = {
-    "minute": "minute", "min": "minute", "mins": "minute", "minutes": "minute", "hour": "hour", "hr": "hour",
-    "hrs": "hour", "hours": "hour", "h": "hour", "day": "day", "days": "day", "night": "night", "nights": "night",
-    "week": "week", "weeks": "week", "wk": "week", "wks": "week", "fortnight": "fortnight",
-    "fortnights": "fortnight", "month": "month", "months": "month", "year": "year", "years": "year",
-}  # fmt: skip
 _CURRENCY_SIGNS = {"£": "GBP", "$": "USD", "€": "EUR", "¥": "JPY", "₹": "INR"}
 _CURRENCY_WORDS = frozenset(
     "pounds pound quid dollars dollar bucks euros euro usd eur gbp rupees rs inr yen francs chf aud cad".split()
