@@ -144,6 +144,9 @@ def _places_and_phrases(
         if prep is None or any(a <= t.idx < b for a, b in mask):
             i += 1
             continue
+        if low == "from" and i > 0 and tokens[i - 1].lower_ in ("away", "far", "apart", "aside"):
+            i += 1  # "a room away from the lifts", "apart from that": no place it sets out from
+            continue
         rng = _phrase_after(tokens, i, mask)
         if rng is None and low == "to" and places and places[-1].prep in _FROM and i + 1 < len(tokens):
             nxt = tokens[i + 1]
