@@ -9,7 +9,16 @@ from datetime import datetime
 from typing import Any
 
 from ibachat.agent.alignment.values.causes import _FINE
-from ibachat.agent.alignment.values.common import _EXCLUDE, _FLAG_NOISE, REFUSED, Stated, _free, _split, _stem
+from ibachat.agent.alignment.values.common import (
+    _EXCLUDE,
+    _FLAG_NOISE,
+    _SOME_DAY,
+    REFUSED,
+    Stated,
+    _free,
+    _split,
+    _stem,
+)
 from ibachat.agent.alignment.values.lists import _head_word
 from ibachat.agent.alignment.values.spans import _span_role
 from ibachat.agent.reading.frame import Frame
@@ -426,6 +435,9 @@ def _flag_quote(text: str, lemmas: list[str]) -> str:
     return text[a:b]
 
 
+_ORDINAL_WORDS = {"1": "first", "2": "second", "3": "third", "4": "fourth", "5": "fifth"}
+
+
 def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
     """The one enum value the request names, and the words it names it with: the value itself
     ("business class"), or a word that starts one value only ("physio" for ``physiotherapist``)."""
@@ -433,12 +445,32 @@ def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
     if len(enum) < 2:
         return None
     low = " " + " ".join(re.findall(r"[a-z0-9']+", task.lower())) + " "
+    # "1st class": an ordinal in figures names the value spelled in words ("first"), unless it is a day
+    # ("on the 2nd")
+    day = read_when(task, _SOME_DAY).day_words.lower()
+    low = re.sub(
+        r" (\d)(st|nd|rd|th) ",
+        lambda m: (
+            m.group(0)
+            if m.group(1) + m.group(2) in day
+            else f" {_ORDINAL_WORDS.get(m.group(1), m.group(0).strip())} "
+        ),
+        low,
+    )
     whole = [v for v in enum if f" {v.replace('_', ' ').lower()} " in low]
     spoken = {v: f" {v.replace('_', ' ').lower()} " for v in whole}
     # "twice daily" names ``twice_daily``, not also ``daily``: a value said inside a longer one is its part
     whole = [v for v in whole if not any(o != v and spoken[v] in spoken[o] for o in whole)]
     if len(whole) == 1:
-        return whole[0], whole[0].replace("_", " ")
+        said = whole[0].replace("_", " ")
+        if not re.search(rf"(?i)\b{re.escape(said)}\b", task):  # said in figures: quote the figures
+            figures = {w: d for d, w in _ORDINAL_WORDS.items()}
+            pattern = r"\s+".join(
+                rf"{figures[w]}(?:st|nd|rd|th)" if w in figures else re.escape(w) for w in said.split()
+            )
+            m = re.search(rf"(?i)\b{pattern}\b", task)
+            said = m.group(0) if m else said
+        return whole[0], said
     if whole:
         return None
     words = [w for w in _content_words(task) if len(w) >= 4]  # "after" is a preposition, not "afternoon"
