@@ -269,6 +269,7 @@ def _listed_day(text: str, now: datetime) -> tuple[date | None, str, str | None]
         # "three weeks today" and "a week Friday" are offsets; "3 days Friday to Sunday" and "for two
         # weeks today" say how long, from that day
         m = None
+    stay_from = bool(m and m.group(1) and re.search(r"(?i)\bfor\s+$", text[: m.start()]))
     if m:
         if m.group(8):  # "the Tuesday after next": the one after the coming one
             return _after(today, _weekday(m.group(8))) + timedelta(days=7), m.group(0), None
@@ -284,6 +285,8 @@ def _listed_day(text: str, now: datetime) -> tuple[date | None, str, str | None]
             if low == "tomorrow"
             else _after(today, _weekday(low))
         )
+        if stay_from:  # "for a fortnight from Monday": how long, from that day; the day is Monday
+            return anchor, anchor_word, None
         return anchor + timedelta(days=count * _UNIT_DAYS[unit.lower()[0]]), m.group(0), None
     # "a rash that hasn't cleared up in two weeks": after a negated verb, "in two weeks" is how long
     m = next(

@@ -346,6 +346,8 @@ def _title_of(frame: Frame) -> Span | None:
     places = {p.span.start for p in frame.places}
     for prep, span in frame.phrases:
         if prep in ("for", "see") and span.text[:1].isupper() and span.start not in places:
+            if prep == "for" and _a_person(span.text.split()[-1]):
+                continue  # "it's for Dad": whom it is for, no title
             return _no_possessive(span)
     m = re.search(
         r"\bto see\s+([A-Z][^,.;!?]*?)(?=\s+(?:on|at|this|next|tomorrow|tonight|in)\b|[,.;!?]|$)", frame.text
