@@ -36,7 +36,7 @@ from ibachat.agent.execution.execute import call_tool, unasked, write_text
 from ibachat.agent.execution.formats import with_formats
 from ibachat.agent.execution.router import Route
 from ibachat.agent.execution.router import route as route_message
-from ibachat.agent.reading.about import applies_to
+from ibachat.agent.reading.about import applies_to, only_for
 from ibachat.agent.reading.events import extract_events, task_events
 from ibachat.agent.reading.lexicon import ATTRIBUTES, BY_DIMENSION
 from ibachat.agent.reading.outcomes import OUTCOME_DIM
@@ -518,14 +518,31 @@ def _standing_change(e: PreferenceEvent, now: datetime) -> bool:
 def in_reach(events: list[PreferenceEvent], task: str) -> list[PreferenceEvent]:
     """The events whose scope this request reaches: one said of a person or a place counts only when the
     request names them (``reading/about.py``); it then counts as the user's own."""
+    # a request for one of the user's people alone ("a flight for my wife"): on what that person has said
+    # their own taste of, theirs is the one that counts, not the user's
+    theirs = {e.dimension for e in events if only_for(e.scope, task)}
     out = []
     for e in events:
         if e.scope.startswith(("for:", "at:")):
             if applies_to(e.scope, task):
                 out.append(copy_event(e, scope="general", reason=f"{e.reason}; {e.scope}".strip("; ")))
             continue
+        if theirs and e.speaker == "user" and e.reason != "about someone else" and _bears_on(e, theirs):
+            continue  # the user's own taste ("I'm an aisle person") is not theirs
         out.append(e)
     return out
+
+
+def _bears_on(e: PreferenceEvent, dimensions: set[str]) -> bool:
+    """An event is on one of ``dimensions``: its own, or for an open one, what the lexicon reads in its
+    words ("an aisle girl myself": the seat)."""
+    if e.dimension in dimensions:
+        return True
+    if e.dimension != "open" or not e.value:
+        return False
+    from ibachat.agent.reading.polarity import analyse
+
+    return any(m.dimension in dimensions for m in analyse(str(e.value)))
 
 
 def _pasted(turns: list[Turn], title: str) -> list[str]:

@@ -159,7 +159,9 @@ def _decisions(lexicon: Any, wishes: list[Any], embed: Embed, task: str) -> list
         if d.avoid:
             bits.append("avoid " + ", ".join(v.replace("_", " ") for v in d.avoid[:MAX_PER_LINE]))
         sentence = next((e.subject for e in reversed(said) if e.subject), attr.label)
-        whose = sorted({r.split("for:", 1)[1].split(";")[0] for e in said if "for:" in (r := e.reason)})
+        whose = sorted(
+            {r.split("for:", 1)[1].split(";")[0].split("|")[0] for e in said if "for:" in (r := e.reason)}
+        )  # "for:Leo|son": the name first
         if bits:
             out.append(("; ".join(bits) + (f" ({', '.join(whose)})" if whose else ""), sentence))
     return out

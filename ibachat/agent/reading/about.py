@@ -33,13 +33,29 @@ def scope_of(raw_sentence: str) -> str:
         for who in subjects if not mine else []:
             words = {t.lower_ for t in who.subtree}
             named = who.ent_type_ == "PERSON" or (
-                who.pos_ == "PROPN" and who.i > sent.start and not who.ent_type_ and who.text[:1].isupper()
-            )  # in lower case the small parser reads things as names ("window bank is nice enough")
+                not who.ent_type_
+                and who.text[:1].isupper()
+                and (
+                    (who.pos_ == "PROPN" and who.i > sent.start)
+                    or (
+                        who.pos_ in ("PROPN", "NOUN")
+                        and who.head.tag_ in ("VBZ", "VBD")  # the subject of "drinks", "said": a third person
+                        and _only_a_name(who.lower_)
+                    )
+                )
+            )  # in lower case the small parser reads things as names ("window bank is nice enough"); first
+            # in the sentence, a capital says nothing unless no dictionary has the word ("Priya from ...")
             if named and not words & _SELF:
                 return f"for:{_name(who)}"
-            # "my daughter is allergic to peanuts": one of the user's people (not "my eyes", "my budget")
+            # "my daughter is allergic to peanuts": one of the user's people (not "my eyes", "my budget"),
+            # by name as well when one is given ("my son Leo": for:Leo|son)
             if who.lemma_.lower() in _people() and any(t.lower_ in ("my", "our") for t in who.children):
-                return f"for:{who.lemma_.lower()}"
+                name = next((c for c in who.children if c.dep_ == "appos" and c.pos_ == "PROPN"), None)
+                return (
+                    f"for:{_name(name)}|{who.lemma_.lower()}"
+                    if name is not None
+                    else f"for:{who.lemma_.lower()}"
+                )
         for tok in sent:
             if tok.lower_ in ("at", "from") and tok.dep_ == "prep":
                 for obj in tok.children:
@@ -73,6 +89,21 @@ def _name(token) -> str:
     return " ".join(t.text for t in parts).strip(" ,'")
 
 
+def _only_a_name(word: str) -> bool:
+    from ibachat.agent.reading.speech.words import only_a_name
+
+    return only_a_name(word)
+
+
+def _named_in(what: str, low: str) -> re.Match[str] | None:
+    """Where a request (lower case) names the person or place of a scope (one of "Leo|son")."""
+    for name in what.lower().split("|"):
+        found = re.search(rf"(?<![\w']){re.escape(name)}(?![\w'])", low) if name else None
+        if found:
+            return found
+    return None
+
+
 def applies_to(scope: str, request: str) -> bool:
     """Whether a statement of this scope bears on ``request``: it names that person or that place."""
     if not scope or scope in ("general", "one-off"):
@@ -81,13 +112,27 @@ def applies_to(scope: str, request: str) -> bool:
     if kind not in ("for", "at") or not what:
         return True
     low = request.lower()
-    if re.search(rf"(?<![\w']){re.escape(what.lower())}(?![\w'])", low):
+    if _named_in(what, low):
         return True
     # a request for the household ("for us", "me and my partner", "a table for two") includes its people
     return kind == "for" and bool(_TOGETHER.search(low))
 
 
 _TOGETHER = re.compile(r"\b(?:we|us|our|ours|both|together|the two of us|for two|family|everyone)\b")
+_THE_USER_TOO = re.compile(
+    r"(?i)\b(?:i|me|myself|we|us|both|together|the two of us|the pair of us|everyone)\b"
+)
+
+
+def only_for(scope: str, request: str) -> bool:
+    """Whether ``request`` is for the person of a ``for:`` scope alone: it names them and says nothing of
+    the user taking part ("a flight for my wife", not "for me and my wife", "for us", "we")."""
+    kind, _, what = scope.partition(":")
+    if kind != "for" or not what:
+        return False
+    low = request.lower()
+    named = _named_in(what, low)
+    return bool(named) and not _THE_USER_TOO.search(low[: named.start()] + " " + low[named.end() :])
 
 
 _WHEN = frozenset({"when", "whenever", "if", "while"})

@@ -137,9 +137,10 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         {
             "whole": "whole milk, full fat milk, full cream",
             "skim": "skim, skimmed, skim milk, nonfat milk, non fat milk, fat free milk",
+            "semi": "semi skimmed, semi-skimmed, semi skim, semi, reduced fat milk, 2% milk",
             "oat": "oat milk, oat",
             "almond": "almond milk",
-            "soy": "soy milk",
+            "soy": "soy milk, soya milk, soya",
             "coconut": "coconut milk",
             "none": "black, no milk, without milk",
         },
@@ -604,6 +605,7 @@ ENUM_SYNONYMS: dict[str, tuple[str, ...]] = {
     "long": ("long", "long reads", "detailed", "in depth"),
     "bullets": ("bullets", "bullet points", "list"),
     "skim": ("skimmed", "skim"),
+    "semi": ("semi_skimmed", "semi skimmed", "semi"),
 }
 
 
