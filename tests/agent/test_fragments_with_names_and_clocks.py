@@ -74,3 +74,21 @@ def test_a_ticket_from_one_place_to_another_is_a_journey(text: str, tool: str) -
 
     got = route(text, catalogue())
     assert got.kind == "tool" and got.tool["name"] == tool, (got.kind, got.why)
+
+
+@pytest.mark.parametrize(
+    ("text", "obj"),
+    [
+        ("I need some hiking socks, merino if possible", "some hiking socks"),  # "some" before a thing
+        ("we want some fresh basil and a lemon", "some fresh basil"),
+    ],
+)
+def test_a_want_with_some_before_its_thing_is_a_want(text: str, obj: str) -> None:
+    act = read_act(text)
+    assert act.kind == "request" and act.requests[0].form == "want", act
+    assert act.requests[0].obj.startswith(obj), act
+
+
+@pytest.mark.parametrize("text", ["I need some", "we want more", "I'm after some advice on the garden"])
+def test_a_want_of_nothing_named_asks_for_no_thing(text: str) -> None:
+    assert read_act(text).kind != "request"

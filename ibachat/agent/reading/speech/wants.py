@@ -103,13 +103,17 @@ def _want_object(sent, tokens: list, k: int, form: str) -> list[Request]:
         "that",
         "this",
         "them",
-        "some",
-        "more",
         "help",
         "advice",
         "ideas",
     ):
         return []
+    if rest[0].lower_ in ("some", "more") and not (
+        len(rest) > 1
+        and (rest[1].pos_ in ("NOUN", "PROPN", "ADJ") or rest[1].tag_ == "VBG")
+        and rest[1].lower_ not in ("help", "advice", "ideas")
+    ):
+        return []  # "I need some", "we want more": of what was said before; "some walking boots" is a thing
     nouns = [t for t in rest if t.pos_ in ("NOUN", "PROPN")]
     if not nouns or _standing(_span(rest), sent.doc):
         return []
@@ -136,8 +140,10 @@ def _want_object(sent, tokens: list, k: int, form: str) -> list[Request]:
             form,
             tuple(t.lemma_.lower() for t in nouns),
             # "I need a ticket from Leeds to York": a journey, from and to; "to" alone after a thing wanted
-            # is as often a show as a place ("two tickets to Swan Lake")
-            places=ends if {p for p, _ in ends} >= {"from", "to"} else (),
+            # is as often a show as a place ("two tickets to Swan Lake"); "from" alone is where it is got
+            places=ends
+            if {p for p, _ in ends} >= {"from", "to"}
+            else tuple(e for e in ends if e[0] == "from"),
             venues=_venues(rest),  # "we fancy an indian tonight ... from the Spice Mill"
             result=next(  # "I need a kettle, under £40, delivered fast": the state it is wanted in
                 (
