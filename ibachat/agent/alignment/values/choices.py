@@ -301,6 +301,10 @@ def _flags(props: dict[str, Any], frame: Frame, out: dict[str, Stated], about: s
         words = [w for w in _split(n) if w not in _FLAG_NOISE]
         if not words:
             continue
+        own = _own_of(frame.text, words)
+        if own:  # "I've got my own padlock", "we'll bring our own rackets": the tool need not provide it
+            out[n] = Stated(False, own)
+            continue
         hits = []
         desc = [x for x in re.findall(r"[a-z]+", str(p.get("description", "")).lower()) if len(x) >= 4]
         for w in words:
@@ -336,6 +340,21 @@ def _flags(props: dict[str, Any], frame: Frame, out: dict[str, Stated], about: s
                     value = any(_same(h, f) for h in hits for f in free_of)  # "perfume_free": True
                 out[n] = Stated(value, quote, REFUSED if negated else "=")
     _flags_by_description(props, frame, out, about)
+
+
+_OWN = re.compile(r"(?i)\b(?:my|our|his|her|their)\s+own\s+([a-z-]+)(?:\s+([a-z]+))?")
+
+
+def _own_of(text: str, words: list[str]) -> str:
+    """The words "my own X" (or "my own Y X") where X is a word of the flag's name ("padlock" of
+    padlock_included), or ""."""
+    stems = {_stem(w) for w in words if len(w) >= 4}
+    for m in _OWN.finditer(text):
+        if _stem(m.group(1)) in stems:
+            return m.group(0)[: m.end(1) - m.start()]
+        if m.group(2) and _stem(m.group(2)) in stems:
+            return m.group(0)
+    return ""
 
 
 def _word_lemmas(word: str) -> tuple[str, ...]:
