@@ -9,8 +9,9 @@
         (30 with tools of the writer's own), run once before its errors were read; held11, 80 more of
         the same shape written at the start of session 28, run once at its end before its errors were
         read; held12, 80 more of the same shape written at the start of session 29, run once on its base and
-        once at its end; aside28, 30 probes of session 28's own mechanisms; held8 and held9 of sessions 24-25
-        were kept outside the repository and went with that machine)
+        once at its end; held13, 80 more of the same shape written at the start of session 30, run once on
+        its base and once at its end; aside28, 30 probes of session 28's own mechanisms; held8 and held9 of
+        sessions 24-25 were kept outside the repository and went with that machine)
 
 Every message goes to ``Planner.act`` (the path chat, the TUI, ``ask`` and ``ibachat bench`` call) on an
 empty home with no chat model (the planner's floor), with the product's whole catalogue on offer, or
