@@ -230,8 +230,8 @@ def _as_typed(text: str, at: int, spans: list[Span], lemmas: list[str]) -> tuple
         after = [(a, b) for a, b in words if last.end <= a and b <= stop]
         reach = last.end
         for j, (a, b) in enumerate(after):
-            if text[reach:a].strip():
-                break  # a mark between: the name has ended
+            if text[reach:a].strip() or text[a:b].lower() in DETERMINERS:
+                break  # a mark between, or an article that opens another phrase: the name has ended
             if not any(unknown(x, y) for x, y in after[j : j + 2]):
                 break
             reach = b
