@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from ibachat.agent.alignment.complaint_plan import RECENT
 from ibachat.agent.alignment.plan import build_plan
 from ibachat.agent.alignment.plan_types import AlignmentPlan
 from ibachat.agent.execution.action import (
@@ -37,6 +38,7 @@ from ibachat.agent.execution.formats import with_formats
 from ibachat.agent.execution.router import Route
 from ibachat.agent.execution.router import route as route_message
 from ibachat.agent.reading.about import applies_to, only_for
+from ibachat.agent.reading.complaints import COMPLAINT_DIM
 from ibachat.agent.reading.events import extract_events, task_events
 from ibachat.agent.reading.lexicon import ATTRIBUTES, BY_DIMENSION
 from ibachat.agent.reading.outcomes import OUTCOME_DIM
@@ -245,11 +247,17 @@ class Planner:
         if ledger is None:
             return []
         names = {p.name for p in params(tool)} if tool else set()
+        every = [e for e in ledger.all() if e.valid_from <= now]
+        calls = [
+            e.valid_from
+            for e in every
+            if tool and e.kind == "chose" and e.dimension.startswith(f"{tool['name']}.")
+        ]
         out = []
-        for e in ledger.all():
-            if e.valid_from > now:
-                continue
-            if e.dimension.split(".")[0] == "open" and not _standing_change(e, now):
+        for e in every:
+            if e.dimension.split(".")[0] == "open" and not (
+                _standing_change(e, now) or _after_a_call(e, calls)
+            ):
                 continue  # open phrases come from the evidence retrieved for this task
             head, _, tail = e.dimension.partition(".")
             if (
@@ -513,6 +521,12 @@ def _standing_change(e: PreferenceEvent, now: datetime) -> bool:
     if e.dimension == OUTCOME_DIM:  # heard like the past calls it reacts to, which come from the ledger
         return True
     return e.kind == "state" and e.valid_until is not None and now < e.valid_until
+
+
+def _after_a_call(e: PreferenceEvent, calls: list[datetime]) -> bool:
+    """A complaint in the days after a past call of this tool, retrieved or not: it is about that
+    outcome ("that wasn't nearly enough") whatever words it shares with the next request."""
+    return e.dimension == COMPLAINT_DIM and any(timedelta(0) <= e.valid_from - t <= RECENT for t in calls)
 
 
 def in_reach(events: list[PreferenceEvent], task: str) -> list[PreferenceEvent]:

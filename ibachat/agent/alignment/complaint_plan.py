@@ -14,7 +14,7 @@ user approves shows it).
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from ibachat.agent.alignment.grounding import Embed
@@ -68,6 +68,10 @@ _LEAD = re.compile(r"\b(?:before|ahead|advance|notice|warning|prior|lead|beforeh
 POLE_MIN_SIM = 0.6  # an adjective outside the pole words: this near one pole
 POLE_MARGIN = 0.12  # and this much nearer to it than to the other
 BEAR_MIN_SIM = 0.25  # a complaint off the parameter's own scale must be this near it in meaning
+# or say only an amount ("too little", "way more than that"), within this long of a past call that set
+# one amount: the outcome just had, which a person complains of in the days after, not months on
+RECENT = timedelta(days=7)
+_AMOUNT = frozenset({"much", "little"})
 
 
 def _direction(adjective: str, axes: list[Axis], embed: Embed | None) -> int:
@@ -104,8 +108,10 @@ def shift_from_complaints(
     events: list[PreferenceEvent],
     now: datetime,
     embed: Embed | None,
+    alone: bool = False,
 ) -> bool:
-    """Bound ``param`` past its last value when a complaint followed it; True when it did."""
+    """Bound ``param`` past its last value when a complaint followed it; True when it did. ``alone``:
+    the last call set no other amount, so a complaint of an amount alone is of this one."""
     key = f"param:{param.name}"
     past = sorted(
         (e for e in events if e.dimension == key and e.kind == "chose" and e.valid_from <= now),
@@ -133,12 +139,15 @@ def shift_from_complaints(
         way = _direction(adjective, own, None)  # "too early" for a start hour: the scale says it
         if way == 0 and embed is not None:  # "too much": any amount's scale, if it is about this one
             mat = embed([e.subject or adjective, about])
-            if float(mat[0] @ mat[1]) >= BEAR_MIN_SIM:
+            # "she needs way more than that", within days of a call that had one amount: "that" is it
+            that_call = alone and adjective in _AMOUNT and e.valid_from - last_event.valid_from <= RECENT
+            if float(mat[0] @ mat[1]) >= BEAR_MIN_SIM or that_call:
                 way = _direction(adjective, own + _GENERAL, embed)
         way *= sign
         if way == 0:
             continue
-        step = 1.0 if param.kind == "integer" else max(abs(last) * 0.1, 1e-3)
+        whole = param.kind == "integer" or all(isinstance(v, int) for v in param.enum or [0.5])
+        step = 1.0 if whole else max(abs(last) * 0.1, 1e-3)
         pd = plan.params[param.name]
         used = sorted(
             {v for _, v in values if (v < last if way > 0 else v > last)}, key=lambda v: abs(v - last)
@@ -148,13 +157,22 @@ def shift_from_complaints(
         else:
             pd.minimum = last + step if pd.minimum is None else max(pd.minimum, last + step)
         lo, hi = param.schema.get("minimum"), param.schema.get("maximum")
+        offered = sorted(float(v) for v in param.enum or [])
+        if offered:  # a choice among amounts: only the offered ones past the last
+            used = [v for v in used if v in offered]
+            offered = [v for v in offered if (v < last if way > 0 else v > last)]
+            if not offered:
+                return False
         if used:
             value, how = used[0], f"you used {used[0]:g} before"
+        elif offered:
+            value, how = (offered[-1] if way > 0 else offered[0]), "the next value offered past it"
         else:
             value, how = (pd.maximum if way > 0 else pd.minimum), "the nearest value past it"
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             return False
-        pd.chosen = int(round(value)) if param.kind == "integer" else value
+        same = [v for v in param.enum or [] if float(v) == value]
+        pd.chosen = same[0] if same else int(round(value)) if param.kind == "integer" else value
         pd.certain = False
         pd.source = "open"
         pd.reason = f"you said {(e.subject or e.value)[:70]!r} after {last:g}: {how}"

@@ -130,6 +130,16 @@ def _parse(value: str) -> Quantity | None:
     return Quantity(float(m.group(3)), m.group(1), m.group(2), value)
 
 
+def numeric_enum(param: Param) -> bool:
+    """A choice among amounts ("walk_minutes": 20, 30, 45, 60, 90): a scale a complaint moves along."""
+    values = param.enum or []
+    return (
+        param.kind == "enum"
+        and len(values) >= 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+    )
+
+
 def ground_numbers(
     plan: Any,
     tool: dict[str, Any],
@@ -139,7 +149,7 @@ def ground_numbers(
     task: str,
 ) -> None:
     """Fill and bound the numeric parameters from the request's amounts, then the history's."""
-    numeric = [(p, measure(p)) for p in params(tool) if p.kind in ("integer", "number")]
+    numeric = [(p, measure(p)) for p in params(tool) if p.kind in ("integer", "number") or numeric_enum(p)]
     numeric = [(p, m) for p, m in numeric if m is not None]
     if not numeric:
         return
@@ -161,6 +171,8 @@ def ground_numbers(
     stated: set[str] = set()
     for p, m in numeric:
         hit = said_now.get(p.name)
+        if p.kind == "enum":
+            continue  # a stated value among the offered ones is the choices' to read
         if hit is None or isinstance(hit.value, bool) or not isinstance(hit.value, (int, float)):
             continue
         q = Quantity(float(hit.value) * m.factor, m.unit, hit.op, hit.quote)  # in the measure's base unit
@@ -171,13 +183,21 @@ def ground_numbers(
     # an amount said about another activity ("under 30 a head when we eat out") is not this tool's
     scoped = in_scope([e.subject or e.value for e, _ in said], tool, embed)
     said = [pair for pair, ok in zip(said, scoped) if ok]
+    past = {
+        p.name
+        for p, _ in numeric
+        if any(e.dimension == f"param:{p.name}" and e.kind == "chose" for e in events)
+    }
     for p, m in numeric:
         if p.name in stated:
             continue
         pd = plan.params[p.name]
-        if pd.source != "task" and shift_from_complaints(plan, p, m.unit, texts[p.name], events, now, embed):
+        alone = past == {p.name}
+        if pd.source != "task" and shift_from_complaints(
+            plan, p, m.unit, texts[p.name], events, now, embed, alone
+        ):
             continue  # a complaint about the last value moved it past that value
-        if pd.source not in ("none", "", "default"):
+        if pd.source not in ("none", "", "default") or p.kind == "enum":
             continue
         fitting = [(e, q) for e, q in said if _fits(q, m)]
         for e, q in fitting:

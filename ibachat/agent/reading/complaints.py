@@ -17,11 +17,14 @@ COMPLAINT_DIM = "open.complaint"  # ledger value "too ADJ" or "not ADJ enough" (
 
 _DEGREE = r"(?:(?:way|far|much|a bit|a little|slightly|rather|just|so|really|a tad|kind of|bit) )?"
 _TOO = re.compile(rf"(?<![\w']){_DEGREE}too (?P<adj>[a-z][a-z-]{{2,24}})(?![\w'])")
+# "not ADJ enough" after a copula ("wasn't warm enough"), not a verb's ("i don't know enough")
 _NOT_ENOUGH = re.compile(
-    r"(?:(?<![\w'])not|n't) (?:quite |nearly |really )?(?P<adj>[a-z][a-z-]{2,24}) enough(?![\w'])"
+    r"(?:(?<![\w'])not|(?:is|was|are|were|ai)n't) (?:quite |nearly |really )?(?P<adj>[a-z][a-z-]{2,24}) enough(?![\w'])"
 )
 # "too" as "also", and words after "too" that are not a quality of the outcome
-_NOT_QUALITY = frozenset("bad good kind sure well hard the a an and but for me you it to do be".split())
+_NOT_QUALITY = frozenset(
+    "bad good kind sure well hard the a an and but for me you it to do be nearly quite really remotely near".split()
+)
 _PRAISE = re.compile(r"\b(?:never|not|isn't|wasn't|can't|cannot) (?:be )?too\b")
 
 
@@ -57,6 +60,36 @@ _COULD_HAVE = re.compile(
 )
 
 
+# an amount complained of without an adjective, against what it was or what was needed: "she needs way
+# more than that", "that wasn't nearly enough", "far more than we needed" (closed class: verbs of
+# needing and wanting, the words that point back at the outcome)
+_NEED = (
+    r"(?:needs?|needed|wants?|wanted|could do with|could use|should(?:'ve| have)? (?:had|got|been)|deserves?)"
+)
+_MORE_THAN_THAT = re.compile(
+    rf"(?<![\w']){_NEED} (?:[a-z']+ ){{0,3}}?(?P<deg>more|less) than (?:that|this|it|what (?:we|i|they|she|he) got)(?![\w'])"
+)
+_MORE_THAN_NEEDED = re.compile(
+    r"(?<![\w'])(?P<deg>more|less) than (?:[a-z']+ ){0,2}?(?:needed|need|wanted|asked for|ordered)(?![\w'])"
+)
+_NOT_ENOUGH_AT_ALL = re.compile(
+    r"(?<![\w'])(?:(?:was|is|were|are|'s|it's|that's) not|wasn't|isn't|weren't|aren't|nowhere near|not nearly"
+    r"|not near|n't nearly|not) (?:nearly |near |quite |really |remotely )?enough(?![\w'])"
+)
+
+
+def _amounts(s: str) -> list[Complaint]:
+    """Complaints of an amount with no adjective: "too little" (more was needed), "too much"."""
+    out: list[Complaint] = []
+    for pattern, more in ((_MORE_THAN_THAT, -1), (_MORE_THAN_NEEDED, 1)):
+        for m in pattern.finditer(s):
+            want_more = (m.group("deg") == "more") == (more < 0)
+            out.append(Complaint("little" if want_more else "much", 1, m.group(0)))
+    for m in _NOT_ENOUGH_AT_ALL.finditer(s):
+        out.append(Complaint("little", 1, m.group(0)))
+    return out
+
+
 def _base(comparative: str) -> str:
     """The dictionary base of a comparative ("spicier": "spicy"); "" for a word that only ends in -er."""
     from lemminflect import getLemma
@@ -84,7 +117,7 @@ def _compared(s: str) -> list[Complaint]:
 def complaints(sentence: str) -> list[Complaint]:
     """The complaints in one sentence of the user's own words (lower-cased or not)."""
     s = sentence.lower()
-    out: list[Complaint] = _compared(s)
+    out: list[Complaint] = _compared(s) + _amounts(s)
     for m in _TOO.finditer(s):
         adj = m.group("adj")
         if adj in _NOT_QUALITY or _PRAISE.search(s[max(0, m.start() - 16) : m.end()]):
