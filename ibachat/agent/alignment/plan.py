@@ -382,6 +382,12 @@ def _tool_directives(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution)
         elif param.kind == "boolean":
             pd.chosen = d.chosen == "true" if d.chosen in ("true", "false") else None
             pd.certain = certain and pd.chosen is not None
+        elif (
+            param.kind == "string" and d.chosen is not None and (said := _repeated(str(d.chosen), plan.task))
+        ):
+            # "at kwik motors": the request names a past call's value again
+            pd.chosen, pd.certain, pd.source, pd.quote = d.chosen, True, "request", said
+            pd.reason = f'your request: "{said}"'
         elif param.kind == "string" and d.chosen is not None and (d.source != "habit" or d.support >= 2):
             pd.chosen, pd.certain = d.chosen, False  # the task's own words win at execution
         elif param.kind in ("integer", "number") and d.chosen is not None:
@@ -389,6 +395,16 @@ def _tool_directives(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution)
             if re.search(r"max|limit|budget|cap", param.name.lower()):
                 pd.maximum = value
             pd.chosen, pd.certain = value, certain
+
+
+def _repeated(value: str, task: str) -> str:
+    """The request's words that say a remembered name again, in any case ("book it in at kwik motors"):
+    a name of two words or more, or one capitalised word, so that no common word is taken for a name."""
+    words = value.split()
+    if not words or not (len(words) >= 2 or value[:1].isupper()) or len(value) < 4:
+        return ""
+    m = re.search(rf"(?i)(?<![\w-]){re.escape(value)}(?![\w-])", task)
+    return m.group(0) if m else ""
 
 
 def _text_resolution(

@@ -161,6 +161,8 @@ def reason_for(
         return why, Source("request", quote=words)
     if _plan_says(value, pd):
         assert pd is not None
+        if pd.source == "request" and pd.quote and quoted_in(pd.quote, task):  # a past value named again
+            return f'{REQUEST}: "{pd.quote}"', Source("request", quote=pd.quote, evidence=list(pd.evidence))
         if pd.source == "task":  # the plan read it from the request: only what the request states stands
             return None
         if not pd.evidence:

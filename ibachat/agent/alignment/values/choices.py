@@ -457,12 +457,16 @@ def _flag_quote(text: str, lemmas: list[str]) -> str:
 _ORDINAL_WORDS = {"1": "first", "2": "second", "3": "third", "4": "fourth", "5": "fifth"}
 
 
+_NOT_JUST = re.compile(r"(?i)\bnot\s+(?:just|only)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?[\w-]+")
+
+
 def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
     """The one enum value the request names, and the words it names it with: the value itself
     ("business class"), or a word that starts one value only ("physio" for ``physiotherapist``)."""
     enum = [v for v in (prop.get("enum") or []) if isinstance(v, str)]
     if len(enum) < 2:
         return None
+    task = _NOT_JUST.sub(" ", task)  # "not just the room": the room alone is what is not wanted
     low = " " + " ".join(re.findall(r"[a-z0-9']+", task.lower())) + " "
     # "1st class": an ordinal in figures names the value spelled in words ("first"), unless it is a day
     # ("on the 2nd")
@@ -538,6 +542,9 @@ def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
         m = re.search(rf"\b{parts[0]}\b(?:\s+[a-z']+){{1,3}}\s+{parts[1]}\b", low)
         assert m is not None
         return apart[0], m.group(0).strip()
+    alone = _alone_named(enum, task)
+    if alone is not None:
+        return alone
     kind = _kind_named(enum, task)
     if kind is not None:  # "tickets for the film": movie, by a word of its kind (data/kinds.json)
         return kind
@@ -553,6 +560,23 @@ def named_value(prop: dict[str, Any], task: str) -> tuple[Any, str] | None:
         if len(hits) == 1:
             return hits[0], said
     return None
+
+
+def _alone_named(enum: list[str], task: str) -> tuple[str, str] | None:
+    """A value that is one thing alone ("mot_only", "room_only"), said as "just the MOT", "only a
+    wash": the thing after "just" or "only", not "not just" (closed class: the words of "alone")."""
+    hits: list[tuple[str, str]] = []
+    for v in enum:
+        parts = re.split(r"[_\s-]+", v.lower())
+        if len(parts) != 2 or "only" not in parts or parts[0] == parts[1]:
+            continue
+        thing = parts[1] if parts[0] == "only" else parts[0]
+        m = re.search(
+            rf"(?i)(?<!not )\b(?:just|only)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?{re.escape(thing)}s?\b", task
+        )
+        if m:
+            hits.append((v, m.group(0)))
+    return hits[0] if len(hits) == 1 else None
 
 
 _FUNCTION_POS = frozenset({"ADP", "SCONJ", "CCONJ", "DET", "PRON", "AUX", "PART", "NUM"})
