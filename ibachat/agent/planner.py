@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from ibachat.agent.alignment.complaint_plan import RECENT
-from ibachat.agent.alignment.plan import build_plan
+from ibachat.agent.alignment.plan import build_plan, repeated
 from ibachat.agent.alignment.plan_types import AlignmentPlan
 from ibachat.agent.execution.action import (
     PendingAction,
@@ -392,8 +392,23 @@ class Planner:
         return outcome
 
     def route(self, task: str, tools: list[dict[str, Any]]) -> Route:
-        """Text, a tool, or two tools to choose between (``execution/router.py``)."""
-        return route_message(task, tools, embed=self._embedding())
+        """Text, a tool, or two tools to choose between (``execution/router.py``). A request no tool's
+        words fit that names again what one past call of one offered tool used ("book me in at sharp &
+        co again": the barber's shop) is for that tool."""
+        found = route_message(task, tools, embed=self._embedding())
+        if found.kind != "text" or found.request is None or self.mode != "iba":
+            return found
+        ledger = getattr(self.memory, "ledger", None)
+        named = _named_by_past_calls(task, tools, ledger.all() if ledger is not None else [])
+        if len(named) != 1:
+            return found
+        tool, value = named[0]
+        return Route(
+            "tool",
+            tool,
+            request=found.request,
+            why=f"the request names {value!r}, as a past call of {tool.get('name')} did",
+        )
 
     def _action(self, task: str, tool: dict[str, Any], answers: dict[str, Any], now: datetime) -> Outcome:
         """Plan the call for ``tool``, with what the user has settled made certain, and fill it."""
@@ -521,6 +536,23 @@ def _standing_change(e: PreferenceEvent, now: datetime) -> bool:
     if e.dimension == OUTCOME_DIM:  # heard like the past calls it reacts to, which come from the ledger
         return True
     return e.kind == "state" and e.valid_until is not None and now < e.valid_until
+
+
+def _named_by_past_calls(
+    task: str, tools: list[dict[str, Any]], events: list[PreferenceEvent]
+) -> list[tuple[dict[str, Any], str]]:
+    """The offered tools a past call of which used a name the request says again (a name of two words
+    or more, or a capitalised one: never a common word), each with that name."""
+    by_name = {str(t.get("name")): t for t in tools}
+    out: dict[str, str] = {}
+    for e in events:
+        name = e.dimension.split(".", 1)[0]
+        if e.kind != "chose" or name not in by_name or not isinstance(e.value, str):
+            continue
+        value = e.value.strip()
+        if (len(value.split()) >= 2 or value[:1].isupper()) and repeated(value, task):
+            out.setdefault(name, value)
+    return [(by_name[n], v) for n, v in out.items()]
 
 
 def _after_a_call(e: PreferenceEvent, calls: list[datetime]) -> bool:

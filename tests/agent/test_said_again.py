@@ -72,3 +72,132 @@ def test_a_past_name_not_said_is_no_request(tmp_path, minilm):
     call = out.tool_call
     reason = call.reasons.get("practice", "") if call is not None else ""
     assert "your request" not in reason
+
+
+CLAY = {
+    "name": "book_workshop",
+    "description": "Book a place on a craft workshop",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "studio": {"type": "string"},
+            "workshop": {"type": "string"},
+            "date": {"type": "string", "format": "date"},
+        },
+        "required": ["studio", "workshop", "date"],
+    },
+}
+
+
+def test_a_lower_case_thing_named_again_and_the_rest_as_the_call_spelled_it(tmp_path, minilm):
+    from ibachat.agent.ingest import ingest
+    from ibachat.agent.planner import Planner
+    from memory.memory import Memory
+    from tests.agent.histories import History, call
+
+    h = History(seed=9).noise(4, 0, 30)
+    h.say(
+        2,
+        ("user", "sign me up for a wheel session saturday"),
+        ("tool", "Booked.", call("book_workshop", studio="Clay Barn", workshop="pottery", date="2025-01-04")),
+    )
+    memory = Memory.open(tmp_path / "m", embedder=minilm, fsync=False)
+    try:
+        ingest(memory, h.records())
+        out = Planner(memory).act("book me into pottery on saturday pls", now=h.at(31, 10), tools=[CLAY])
+    finally:
+        memory.close()
+    assert out.tool_call is not None, out.question
+    assert out.tool_call.reasons["workshop"] == 'your request: "pottery"'
+    assert out.tool_call.arguments.get("studio") in (None, "Clay Barn")  # never "clay barn"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("can you order my coffee, a flat white as always", "request"),
+        ("could you get me a cab to the station at 7, same firm as usual", "request"),
+        ("always book me an aisle seat", "standing"),
+        ("can you always order oat milk from now on", "question"),
+    ],
+)
+def test_as_always_points_back_and_is_no_rule(text, kind):
+    """'same size bag as always' is the thing as before; only a rule for the future ('always', 'from now
+    on') makes a request a standing one."""
+    from ibachat.agent.reading.acts import read_act
+
+    assert read_act(text).kind == kind
+
+
+GROOM = {
+    "name": "book_grooming",
+    "description": "Book a dog grooming session",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "salon": {"type": "string"},
+            "dog": {"type": "string"},
+            "date": {"type": "string", "format": "date"},
+        },
+        "required": ["salon", "dog", "date"],
+    },
+}
+
+
+@pytest.mark.parametrize("with_call", [True, False])
+def test_a_request_that_names_a_past_call_s_place_is_for_that_tool(tmp_path, minilm, with_call):
+    from ibachat.agent.ingest import ingest
+    from ibachat.agent.planner import Planner
+    from memory.memory import Memory
+    from tests.agent.histories import History, call
+
+    h = History(seed=11).noise(4, 0, 30)
+    if with_call:
+        h.say(
+            2,
+            ("user", "get pickle a wash and trim thursday"),
+            ("tool", "Booked.", call("book_grooming", salon="Fluff & Puff", dog="Pickle", date="2025-01-02")),
+        )
+    memory = Memory.open(tmp_path / "m", embedder=minilm, fsync=False)
+    try:
+        ingest(memory, h.records())
+        planner = Planner(memory)
+        r = planner.route("pop him in at fluff & puff again on friday", [GROOM, CLAY])
+    finally:
+        memory.close()
+    if with_call:
+        assert r.kind == "tool" and r.tool["name"] == "book_grooming", r.why
+    else:
+        assert r.kind == "text", r.why
+
+
+@pytest.mark.parametrize(
+    ("text", "time"),
+    [
+        ("book me in at the barber any time before noon on saturday", None),
+        ("a slot after 6pm on friday please", None),
+        ("book me in at the barber at noon on saturday", "12:00"),
+    ],
+)
+def test_a_clock_said_as_a_bound_is_no_time(text, time):
+    from datetime import datetime, timezone
+
+    from ibachat.agent.alignment.request_values import stated_values
+
+    params = {
+        "type": "object",
+        "properties": {
+            "date": {"type": "string", "format": "date"},
+            "time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"},
+        },
+    }
+    got = stated_values(params, text, datetime(2026, 3, 20, 10, tzinfo=timezone.utc)).get("time")
+    assert (got.value if got else None) == time
+
+
+def test_an_ampersand_joins_a_name_in_lower_case():
+    from ibachat.agent.reading.frame import read_frame
+
+    assert [p.span.text for p in read_frame("order the cake from crumbs & co for saturday").places] == [
+        "crumbs & co"
+    ]

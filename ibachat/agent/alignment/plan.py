@@ -382,9 +382,7 @@ def _tool_directives(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution)
         elif param.kind == "boolean":
             pd.chosen = d.chosen == "true" if d.chosen in ("true", "false") else None
             pd.certain = certain and pd.chosen is not None
-        elif (
-            param.kind == "string" and d.chosen is not None and (said := _repeated(str(d.chosen), plan.task))
-        ):
+        elif param.kind == "string" and d.chosen is not None and (said := repeated(str(d.chosen), plan.task)):
             # "at kwik motors": the request names a past call's value again
             pd.chosen, pd.certain, pd.source, pd.quote = d.chosen, True, "request", said
             pd.reason = f'your request: "{said}"'
@@ -397,14 +395,23 @@ def _tool_directives(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution)
             pd.chosen, pd.certain = value, certain
 
 
-def _repeated(value: str, task: str) -> str:
+def repeated(value: str, task: str) -> str:
     """The request's words that say a remembered name again, in any case ("book it in at kwik motors"):
-    a name of two words or more, or one capitalised word, so that no common word is taken for a name."""
+    a name of two words or more, one capitalised word, or a lower-case word the request uses as a noun
+    ("book me into spin"), so that no verb or function word is taken for a name."""
     words = value.split()
-    if not words or not (len(words) >= 2 or value[:1].isupper()) or len(value) < 4:
+    if not words or len(value) < 4:
         return ""
     m = re.search(rf"(?i)(?<![\w-]){re.escape(value)}(?![\w-])", task)
-    return m.group(0) if m else ""
+    if m is None:
+        return ""
+    if len(words) >= 2 or value[:1].isupper():
+        return m.group(0)
+    # one lower-case word: only as a thing named ("book me into spin"), never a verb or a function word
+    from ibachat.agent.reading.parse import parse
+
+    named = [t for t in parse(task) if t.idx == m.start() and t.pos_ in ("NOUN", "PROPN")]
+    return m.group(0) if named else ""
 
 
 def _text_resolution(

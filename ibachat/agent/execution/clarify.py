@@ -141,10 +141,12 @@ def settled_by_past_calls(
     name = str(tool.get("name", ""))
     names = list((tool.get("parameters") or {}).get("properties") or {})
     calls: dict[int, dict[str, set[str]]] = {}
+    spelled: dict[str, str] = {}  # a value as the call had it ("Pulse Gym"), by its label
     for e in events:
         if e.kind != "chose" or e.polarity <= 0 or not e.dimension.startswith(name + "."):
             continue
         param = e.dimension.split(".", 1)[1]
+        spelled.setdefault(_label(e.value), str(e.value))
         for turn_id in e.evidence:
             calls.setdefault(turn_id, {}).setdefault(param, set()).add(_label(e.value))
     if not fixed:
@@ -157,5 +159,6 @@ def settled_by_past_calls(
             continue
         values = {v for c in agreeing for v in c.get(param, set())}
         if len(values) == 1 and all(param in c for c in agreeing):
-            out[param] = (values.pop(), len(agreeing))
+            value = values.pop()
+            out[param] = (spelled.get(value, value), len(agreeing))
     return out

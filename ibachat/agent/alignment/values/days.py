@@ -70,7 +70,23 @@ def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: d
         if first and last and last > first and not said_length:  # "9 till 11am": two hours long
             _lasting(props, _clock_minutes(last) - _clock_minutes(first), clock_range[2].text, out)
     elif when.time is not None and when.asks != "time" and clocks:
-        out[clocks[0]] = Stated(when.time, when.time_words)
+        if not (_bounded(task, when.time_words) and not _BOUND_NAME.search(clocks[0])):
+            out[clocks[0]] = Stated(when.time, when.time_words)
+
+
+# a clock said as a bound ("any time before noon", "not after 6"): a window, not the time itself, unless
+# the parameter is that bound ("latest_time", "arrive_by")
+_BOUND_BEFORE = re.compile(
+    r"(?i)\b(?:before|after|until|till|til|by|earlier than|later than|no later than|no earlier than)\s+(?:about\s+|around\s+)?$"
+)
+_BOUND_NAME = re.compile(
+    r"(?i)latest|earliest|before|after|(?:^|_)by(?:_|$)|deadline|until|not_before|not_after"
+)
+
+
+def _bounded(task: str, words: str) -> bool:
+    at = task.lower().find(words.lower()) if words else -1
+    return at > 0 and _BOUND_BEFORE.search(task[:at]) is not None
 
 
 # a name or description that says its day closes the stretch ("latest_date", "last day of the stay"),

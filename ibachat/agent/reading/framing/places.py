@@ -71,11 +71,13 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
                 nxt += 1
             # "Wok This Way", "Hair by Niamh": a small word inside a name, between capitalised words, when
             # what follows is no day or time ("at Dishoom by Friday")
+            # an ampersand joins a name in any case ("sharp & co", "fortnum & mason")
+            cased = t.text == "&" or (tokens[nxt].text[:1].isupper() and tokens[end - 1].text[:1].isupper())
             joins = (
-                (t.lower_ in _NAME_JOINS | by or (t.text[:1].isupper() and t.pos_ == "DET"))
+                (t.lower_ in _NAME_JOINS | by or t.text == "&" or (t.text[:1].isupper() and t.pos_ == "DET"))
                 and nxt < len(tokens)
-                and tokens[nxt].text[:1].isupper()
-                and tokens[end - 1].text[:1].isupper()
+                and cased
+                and tokens[nxt].is_alpha
                 and tokens[nxt].ent_type_ not in ("DATE", "TIME")
                 and not read_when(tokens[nxt].text, _SOME_DAY).said
             )

@@ -504,9 +504,13 @@ def _object(doc, verb) -> tuple[str, str, tuple[str, ...], bool]:
     return "", "", nouns, False
 
 
+_AS_BEFORE = re.compile(r"(?i)\b(?:as|like)\s+(?:always|ever|usual|normal)\b")  # the usual, said of the past
+
+
 def _standing(clause: str, doc, tokens: list | None = None) -> bool:
-    """A rule for every future action, not a request now: "always ...", "book vegetarian meals on flights"."""
-    if _FREQUENCY.search(clause):
+    """A rule for every future action, not a request now: "always ...", "book vegetarian meals on flights".
+    "as always" points back at what was done before ("same size bag as always"): a thing, not a rule."""
+    if _FREQUENCY.search(_AS_BEFORE.sub(" ", clause)):
         return True
     if any(e.label_ in ("DATE", "TIME", "GPE", "ORG", "PERSON", "FAC", "LOC", "CARDINAL") for e in doc.ents):
         return False
