@@ -382,7 +382,12 @@ def _tool_directives(plan: AlignmentPlan, tool: dict[str, Any], res: Resolution)
         elif param.kind == "boolean":
             pd.chosen = d.chosen == "true" if d.chosen in ("true", "false") else None
             pd.certain = certain and pd.chosen is not None
-        elif param.kind == "string" and d.chosen is not None and (said := repeated(str(d.chosen), plan.task)):
+        elif (
+            param.kind == "string"
+            and d.chosen is not None
+            and d.source == "habit"
+            and (said := repeated(str(d.chosen), plan.task))
+        ):
             # "at kwik motors": the request names a past call's value again
             pd.chosen, pd.certain, pd.source, pd.quote = d.chosen, True, "request", said
             pd.reason = f'your request: "{said}"'

@@ -212,7 +212,8 @@ def _amounts(doc: Doc, text: str, mask: tuple[tuple[int, int], ...]) -> list[Amo
             and j < len(tokens)
             and text[tokens[j].idx : tokens[j].idx + 1].isupper()
             and tokens[j].pos_ == "PROPN"
-            and not (noun and tokens[k - 1].tag_ == "NNS")  # "500 A5 flyers", "2 HDMI cables": counted
+            # a code before a plural noun is the thing's kind: "500 A5 flyers", "2 HDMI cables" are counted
+            and not (noun and tokens[k - 1].tag_ == "NNS" and re.search(r"\d|^[A-Z]{2,}$", tokens[j].text))
         ):
             # "4 Rose Row", "221B Baker Street": a number in a name, no count; the user's own capital, not
             # one the all-lower-case reading gave a word no dictionary here has ("1,500 calories")
