@@ -133,3 +133,29 @@ def test_a_value_of_one_thing_alone_is_named_by_just_or_only(enum, said, value):
 
     got = named_value({"enum": enum}, said)
     assert (got[0] if got else None) == value
+
+
+@pytest.mark.parametrize(
+    ("said", "label"),
+    [
+        ("next time tell her to leave a good bit more on top", "too little"),
+        ("make the delivery window a bit earlier next time", "not early enough"),
+        ("next time go for a smaller pot, it swamped the plant", "not small enough"),
+        ("in future a quieter carriage please", "not quiet enough"),
+        ("next time a bit less ice please", "too much"),
+    ],
+)
+def test_a_wish_for_next_time_with_a_comparative_is_a_complaint(said, label):
+    assert [c.label for c in complaints(said)] == [label]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "next time we should invite her brother",
+        "from now on i'll do the shopping myself",
+        "the next one is on me",
+    ],
+)
+def test_next_time_without_a_comparative_is_no_complaint(said):
+    assert complaints(said) == []

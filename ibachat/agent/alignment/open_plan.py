@@ -453,14 +453,16 @@ def _newer_than_habit(
             if against is not None:
                 _unsettle_habit(pd, param, against)
                 continue
-        if found is None:
-            continue
         if (
-            habit is None
+            found is None
+            or habit is None
             or best == habit
             or ranking.scores[best] - ranking.scores[habit] < CERTAIN_MARGIN / 2
             or ranking.scores[habit] > float(np.mean(ranking.scores)) - HABIT_AGAINST
         ):  # the later words must speak against the habit itself, not merely favour another value
+            change = _changed_since(habit, param, newer, embed, task) if pd.source == "habit" else None
+            if change is not None:  # "from now on, the kidney-care biscuits": not the old one, unasked
+                _unsettle_habit(pd, param, change)
             continue
         out.append((str(pd.chosen), str(param.enum[best])))
         pd.chosen, pd.source, pd.certain = param.enum[best], "open", True
@@ -477,6 +479,21 @@ def _newer_than_habit(
 # the other seat), is put to the user as one question rather than kept or swapped silently.
 HABIT_AVOIDED_NEAR = 0.6
 HABIT_AVOIDED_LEAD = 0.05
+
+
+def _changed_since(habit: int | None, param: Any, newer: list[Wish], embed: Embed, task: str) -> Wish | None:
+    """A change the user announced since the habit ("it's the kidney-care biscuits from now on") that is
+    about one of the values (``VALUE_MIN_SIM``) and nearest another than the habit's: too weak to pick
+    that other value, too clear to reuse the old one without asking."""
+    if habit is None:
+        return None
+    changes = [w for w in newer if w.kind in ("updated", "corrected") and w.polarity > 0 and w.phrase]
+    near = bearing("", param.labels, changes, embed, min_sim=VALUE_MIN_SIM)
+    for w in near:
+        found = choose_enum(param.labels, [w], embed, task=task, about=param_text(param.name, param.schema))
+        if found is not None and found[0] != habit:
+            return w
+    return None
 
 
 def _avoided_since(habit: int, param: Any, newer: list[Wish], embed: Embed) -> Wish | None:

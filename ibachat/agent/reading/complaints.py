@@ -78,6 +78,43 @@ _NOT_ENOUGH_AT_ALL = re.compile(
 )
 
 
+# a wish for next time with a comparative: "next time tell him to leave a fair bit more on", "make it a
+# bit earlier next time", "get a bigger one next time": the last outcome was off the other way
+_NEXT_TIME = re.compile(r"(?<![\w'])(?:next time|next one|from now on|in future|going forward)(?![\w'])")
+_MORE_WANTED = re.compile(
+    r"(?<![\w'])(?:(?P<deg>more|less)(?: (?P<adj2>[a-z][a-z-]{2,24}))?|(?P<adj>[a-z]{3,24}(?:er|ier)))(?![\w'])"
+)
+
+
+def _next_time(s: str) -> list[Complaint]:
+    """Complaints said as a wish for next time: "more" / "less" (of an amount), or a comparative."""
+    out: list[Complaint] = []
+    if _NEXT_TIME.search(s) is None or " than " in s:
+        return out  # "more than that" is read as a comparison above
+    for m in _MORE_WANTED.finditer(s):
+        if m.group("deg"):
+            adj = m.group("adj2") or ""
+            if adj and (_base(adj) or adj in _NOT_QUALITY or not _an_adjective(adj)):
+                adj = ""  # "more hair", "less sugar": an amount of a thing, not a quality
+            if not adj:
+                out.append(Complaint("little" if m.group("deg") == "more" else "much", 1, m.group(0)))
+            else:
+                way = -1 if m.group("deg") == "more" else 1
+                out.append(Complaint(adj, way, m.group(0)))
+        else:
+            adj = _base(m.group("adj"))
+            if adj and adj not in _NOT_QUALITY and adj not in ("good", "well", "bad", "much", "little"):
+                out.append(Complaint(adj, -1, m.group(0)))
+        break  # the first comparative is the wish
+    return out
+
+
+def _an_adjective(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return "ADJ" in getAllLemmas(word) or "ADV" in getAllLemmas(word)
+
+
 def _amounts(s: str) -> list[Complaint]:
     """Complaints of an amount with no adjective: "too little" (more was needed), "too much"."""
     out: list[Complaint] = []
@@ -117,7 +154,7 @@ def _compared(s: str) -> list[Complaint]:
 def complaints(sentence: str) -> list[Complaint]:
     """The complaints in one sentence of the user's own words (lower-cased or not)."""
     s = sentence.lower()
-    out: list[Complaint] = _compared(s) + _amounts(s)
+    out: list[Complaint] = _compared(s) + _amounts(s) + _next_time(s)
     for m in _TOO.finditer(s):
         adj = m.group("adj")
         if adj in _NOT_QUALITY or _PRAISE.search(s[max(0, m.start() - 16) : m.end()]):

@@ -258,6 +258,9 @@ def _too_generic(pattern: str) -> bool:
 def clean(phrase: str) -> str:
     """The thing itself: leading prepositions, determiners and trailing fillers cut."""
     p = phrase.strip(" ,.;:!?-\"'()")
+    said = _SAYS_LEAD.match(p)  # "vet says it's the kidney-care biscuits": what the vet says is the thing
+    p = p[said.end() :].strip() if said else p
+    p = re.sub(r"^it(?:'s| is)\s+(?=(?:the|a|an)\b)", "", p)  # "it's the decaf": a cleft, the thing after it
     for _ in range(3):
         p = _LEAD.sub("", p).strip(" ,.;:!?-")
         p = _TRAIL.sub("", p).strip(" ,.;:!?-")
@@ -334,12 +337,23 @@ def _negated_before(clause: str, start: int) -> bool:
 
 
 _REPORTED = re.compile(
-    r"\b(?:said|says|say|thinks|think|reckons|claims|told me|tells me|mentioned|insists|swears|wrote|writes|asked)\b"
+    r"\b(?:said|says|say|thinks|think|reckons|reckon|claims|told me|tells me|mentioned|insists|swears|wrote|writes|asked)\b"
 )
 
 
-def _someone_else(prefix: str) -> bool:
-    """The stance is someone else's: "my wife loves X", "the kids love X", "a chef who hates X", "mum said"."""
+# a reported lead before a rule for the future ("the vet says it's the kidney-care biscuits from now on"):
+# whoever said it, a rule from now on is one the user keeps; the thing is what follows the lead
+_SAYS_LEAD = re.compile(
+    r"^(?:(?:and|but|so|well|yeah|ok)\s+)?(?:[a-z'-]+\s+){0,3}?(?:says|said|told (?:me|us)|reckons|insists)\s+(?:that\s+)?"
+)
+# cues of a change from now on, said after the thing ("oat milk from now on"): adverbials, not verbs
+_FROM_NOW = re.compile(r"from now on|going forward|from here on(?: out)?|for good")
+
+
+def _someone_else(prefix: str, np_end: bool = True) -> bool:
+    """The stance is someone else's: "my wife loves X", "the kids love X", "a chef who hates X", "mum said".
+    ``np_end``: a noun phrase just before the cue is its subject; not so before an adverbial of time ("the
+    kidney-care biscuits from now on": the thing itself)."""
     p = prefix.strip(" ,")
     if not p:
         return False
@@ -351,16 +365,23 @@ def _someone_else(prefix: str) -> bool:
     if _REPORTED.search(p) and not re.search(
         r"\b(?:i|we) (?:said|say|think|told|mentioned|swear|wrote|asked)\b", p
     ):
-        return True
+        if np_end:
+            return True
+        # "the vet says it's X from now on": a rule the user keeps, whoever said it; "my sister says she's
+        # only drinking X from now on" is her own
+        rest = p[_REPORTED.search(p).end() :]
+        return re.match(r"\s*(?:that\s+)?(?:she|he|they)(?:'s|'re|'ll|'ve|'d)?\b", rest) is not None
     if mine:
         return False
     return bool(
         OTHER_SUBJECT.search(p)
         or re.search(r"\b(?:he|she|they|[a-z]+'s)\s*$", p)
-        or re.search(
+        or np_end
+        and re.search(
             r"(?:^|\s)(?:the|my|our|his|her|their|a|an|some|most|many|lots of|these|those)\s+[a-z-]+(?:\s+[a-z-]+)?\s*$",
             p,
         )
+        is not None
     )
 
 
@@ -476,7 +497,9 @@ def read_clause(clause: str, sentence: str, topic: str = "") -> list[OpenPref]:
             if OTHER_SUBJECT.search(own) or _REPORTED.search(own):
                 continue
         elif not ultimatum and (
-            _someone_else(_SINCE_BREAK.sub("", clause[:start]))
+            _someone_else(
+                _SINCE_BREAK.sub("", clause[:start]), np_end=not _FROM_NOW.fullmatch(clause[start:end])
+            )
             or (THIRD_PERSON.match(clause[start:]) and _someone_else(prefix))
         ):
             continue

@@ -1,0 +1,92 @@
+"""A change the user announces after a habit ("the vet says it's the kidney-care biscuits from now on")
+is not overridden by the one past call before it: the old value is not reused unasked. A carer's word
+about the user or theirs ("the physio says ...") is a rule the user keeps, not someone else's taste; a
+cleft ("it's the X") names X. Written in domains unlike the development sets'.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ibachat.agent.reading.open_prefs import read_open
+
+
+@pytest.mark.parametrize(
+    ("said", "phrase"),
+    [
+        ("the physio says it's the low-impact classes from now on", "low-impact classes"),
+        ("my gp said oat milk from now on", "oat milk"),
+        ("it's the unscented pods from now on, the baby's skin flares up otherwise", "unscented pods"),
+    ],
+)
+def test_a_carers_word_and_a_cleft_name_the_thing(said, phrase):
+    assert phrase in [p.phrase for p in read_open(said) if p.polarity > 0]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "my sister says she loves jazz these days",
+        "my sister says she's only drinking oat milk from now on",
+        "dave says he's going vegan from now on",
+    ],
+)
+def test_someone_elses_taste_stays_theirs(said):
+    assert [p.phrase for p in read_open(said) if p.polarity > 0] == []
+
+
+LAUNDRY = {
+    "name": "order_laundry_pods",
+    "description": "Order laundry detergent pods for delivery",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "scent": {"enum": ["spring_meadow", "tropical", "unscented_sensitive", "lavender"]},
+            "pods": {"type": "integer", "enum": [20, 40, 60]},
+        },
+        "required": ["scent", "pods"],
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    from memory.embedders.registry import load_embedder
+
+    return load_embedder("minilm")
+
+
+@pytest.mark.parametrize(
+    ("later", "kept"),
+    [
+        (
+            "the health visitor says it's the unscented sensitive stuff from now on for the baby's eczema",
+            False,
+        ),
+        ("we're repainting the nursery yellow this weekend", True),
+    ],
+)
+def test_a_change_since_the_one_past_call_is_not_overridden(tmp_path, minilm, later, kept):
+    from ibachat.agent.ingest import ingest
+    from ibachat.agent.planner import Planner
+    from memory.memory import Memory
+    from tests.agent.histories import History, call
+
+    h = History(seed=3).noise(4, 0, 30)
+    h.say(
+        2,
+        ("user", "get me the usual washing pods"),
+        ("tool", "Ordered.", call("order_laundry_pods", scent="tropical", pods=40)),
+    )
+    h.say(12, ("user", later), ("assistant", "Noted."))
+    memory = Memory.open(tmp_path / "m", embedder=minilm, fsync=False)
+    try:
+        ingest(memory, h.records())
+        out = Planner(memory).act("reorder the washing pods please", now=h.at(31, 10), tools=[LAUNDRY])
+    finally:
+        memory.close()
+    got = out.tool_call.arguments.get("scent") if out.tool_call else None
+    if kept:
+        assert got == "tropical", out.plan.params["scent"]
+    else:
+        assert got != "tropical", out.plan.params["scent"]
