@@ -90,3 +90,53 @@ def test_a_change_since_the_one_past_call_is_not_overridden(tmp_path, minilm, la
         assert got == "tropical", out.plan.params["scent"]
     else:
         assert got != "tropical", out.plan.params["scent"]
+
+
+def test_a_clock_among_the_values_carries_its_part_of_day():
+    """'12:15' is defined as lunchtime, so 'my lunch hour' meets it by meaning."""
+    from ibachat.agent.alignment.grounding import defined
+
+    assert defined("12:15") == "12:15 (lunchtime)"
+    assert defined("06:30") == "06:30 (early morning)"
+    assert defined("19:45") == "19:45 (evening)"
+
+
+SWIM = {
+    "name": "book_swim_lesson",
+    "description": "Book a swimming lesson at the leisure centre",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "date": {"type": "string", "format": "date"},
+            "slot": {"enum": ["07:00", "10:30", "13:00", "18:30"], "description": "lesson start times"},
+        },
+        "required": ["date", "slot"],
+    },
+}
+
+
+def test_a_part_of_day_said_since_picks_the_clock_in_it(tmp_path, minilm):
+    from ibachat.agent.ingest import ingest
+    from ibachat.agent.planner import Planner
+    from memory.memory import Memory
+    from tests.agent.histories import History, call
+
+    h = History(seed=4).noise(4, 0, 30)
+    h.say(
+        2,
+        ("user", "swim lesson tuesday, the early one"),
+        ("tool", "Booked.", call("book_swim_lesson", date="2025-01-07", slot="07:00")),
+    )
+    h.say(
+        10,
+        ("user", "new shifts start monday, so from now on it has to be an evening slot for me"),
+        ("assistant", "Got it."),
+    )
+    memory = Memory.open(tmp_path / "m", embedder=minilm, fsync=False)
+    try:
+        ingest(memory, h.records())
+        out = Planner(memory).act("book my swim lesson for thursday", now=h.at(31, 10), tools=[SWIM])
+    finally:
+        memory.close()
+    got = out.tool_call.arguments.get("slot") if out.tool_call else None
+    assert got in (None, "18:30"), out.plan.params["slot"]

@@ -201,3 +201,10 @@ def test_an_ampersand_joins_a_name_in_lower_case():
     assert [p.span.text for p in read_frame("order the cake from crumbs & co for saturday").places] == [
         "crumbs & co"
     ]
+
+
+@pytest.mark.parametrize("text", ["book a table at Luigi's and", "a room at the Ritz &", "lunch at Wok This"])
+def test_a_name_cut_off_at_the_end_reads_without_error(text):
+    from ibachat.agent.reading.frame import read_frame
+
+    assert read_frame(text).places

@@ -142,6 +142,11 @@ def defined(label: str) -> str:
     from ibachat.agent.data import load
 
     meaning = load("glossary")["terms"].get(label.lower().strip())
+    if meaning is None:
+        from ibachat.agent.reading.when import part_of_clock
+
+        part = part_of_clock(label)  # "12:15 (lunchtime)": a clock meets "my lunch hour"
+        meaning = part.replace("_", " ") if part else None
     return f"{label} ({meaning})" if meaning else label
 
 

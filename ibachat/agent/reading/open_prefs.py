@@ -261,6 +261,7 @@ def clean(phrase: str) -> str:
     said = _SAYS_LEAD.match(p)  # "vet says it's the kidney-care biscuits": what the vet says is the thing
     p = p[said.end() :].strip() if said else p
     p = re.sub(r"^it(?:'s| is)\s+(?=(?:the|a|an)\b)", "", p)  # "it's the decaf": a cleft, the thing after it
+    p = re.split(r",\s+[a-z]+ly\b", p)[0]  # "my lunch hour, luckily pulse is ...": another thought
     for _ in range(3):
         p = _LEAD.sub("", p).strip(" ,.;:!?-")
         p = _TRAIL.sub("", p).strip(" ,.;:!?-")

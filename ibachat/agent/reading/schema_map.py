@@ -25,6 +25,7 @@ from ibachat.agent.reading.lexicon import (
     context_re,
     normalise_phrase,
 )
+from ibachat.agent.reading.when import part_of_clock
 from memory.ledger import PreferenceEvent
 
 EXACT = "exact: "  # an event reason that starts so: only this value is avoided, not its side of the scale
@@ -164,6 +165,8 @@ def bind(attr: Attribute, param: Param, tool: dict[str, Any]) -> Binding | None:
     if param.kind in ("enum", "list_enum"):
         for label in param.labels:
             value = canonical(attr, label)
+            if value is None and (part := part_of_clock(str(label))) is not None:
+                value = canonical(attr, part)  # "18:30" is an evening start, "07:00" an early one
             if value is not None:
                 labels = b.to_enum.setdefault(value, [])
                 exact = normalise_phrase(label) == normalise_phrase(value)

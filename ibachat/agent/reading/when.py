@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -924,3 +924,15 @@ def default_time(part: str | None) -> str | None:
         if label == part:
             return clock
     return None
+
+
+_CLOCK_LABEL = re.compile(r"\s*((?:[01]?\d|2[0-3]):[0-5]\d)\s*")
+
+
+def part_of_clock(label: str) -> str | None:
+    """The stretch of the day a clock label falls in ("06:30": early_morning, "12:15": lunchtime), or None
+    for a label that is no clock: what an offered start time means to someone who said "my lunch hour"."""
+    m = _CLOCK_LABEL.fullmatch(label)
+    if m is None:
+        return None
+    return read_when(f"at {m.group(1)}", datetime(2026, 1, 5, tzinfo=timezone.utc)).part

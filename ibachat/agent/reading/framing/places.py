@@ -72,7 +72,9 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
             # "Wok This Way", "Hair by Niamh": a small word inside a name, between capitalised words, when
             # what follows is no day or time ("at Dishoom by Friday")
             # an ampersand joins a name in any case ("sharp & co", "fortnum & mason")
-            cased = t.text == "&" or (tokens[nxt].text[:1].isupper() and tokens[end - 1].text[:1].isupper())
+            cased = nxt < len(tokens) and (
+                t.text == "&" or (tokens[nxt].text[:1].isupper() and tokens[end - 1].text[:1].isupper())
+            )
             joins = (
                 (t.lower_ in _NAME_JOINS | by or t.text == "&" or (t.text[:1].isupper() and t.pos_ == "DET"))
                 and nxt < len(tokens)
