@@ -140,3 +140,61 @@ def test_a_part_of_day_said_since_picks_the_clock_in_it(tmp_path, minilm):
         memory.close()
     got = out.tool_call.arguments.get("slot") if out.tool_call else None
     assert got in (None, "18:30"), out.plan.params["slot"]
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("reserve it for me, the actual paper copy this time", ["paper copy"]),
+        ("a mild one for a change please", []),  # no noun: nothing named
+        ("get me a flat white instead", ["flat white"]),
+        ("I was late this time", []),
+    ],
+)
+def test_a_thing_asked_for_this_time_is_asked_for(text, asked):
+    from datetime import datetime, timezone
+
+    from ibachat.agent.reading.events import task_events
+
+    got = [e.value for e in task_events(text, datetime(2026, 4, 8, tzinfo=timezone.utc)) if e.kind == "asked"]
+    assert [v for v in got if v in asked] == asked and all(v in asked for v in got)
+
+
+TEA = {
+    "name": "order_tea",
+    "description": "Order tea from the tea merchant",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "blend": {"type": "string"},
+            "form": {"enum": ["tea_bags", "loose_leaf", "pyramid_bags"]},
+        },
+        "required": ["blend", "form"],
+    },
+}
+
+
+def test_what_the_request_asks_for_this_time_beats_the_one_past_call_and_is_quoted(tmp_path, minilm):
+    from ibachat.agent.ingest import ingest
+    from ibachat.agent.planner import Planner
+    from memory.memory import Memory
+    from tests.agent.histories import History, call
+
+    h = History(seed=8).noise(4, 0, 30)
+    h.say(
+        2,
+        ("user", "earl grey please"),
+        ("tool", "Ordered.", call("order_tea", blend="Earl Grey", form="tea_bags")),
+    )
+    memory = Memory.open(tmp_path / "m", embedder=minilm, fsync=False)
+    try:
+        ingest(memory, h.records())
+        out = Planner(memory).act(
+            "order more earl grey, the loose stuff this time", now=h.at(31, 10), tools=[TEA]
+        )
+    finally:
+        memory.close()
+    assert out.tool_call is not None
+    form, why = out.tool_call.arguments.get("form"), out.tool_call.reasons.get("form", "")
+    assert form != "tea_bags", out.plan.params["form"]
+    assert form is None or why.startswith('your request: "'), why

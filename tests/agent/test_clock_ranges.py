@@ -68,3 +68,27 @@ def test_nothing_settles_the_half_of_a_bare_stretch():
 def test_a_single_hour_said_with_a_stretch_needs_no_question():
     assert read_when("hold 8:30 to 9am tomorrow", NOW).question is None
     assert read_when("meet at 8:30 tomorrow", NOW).question is not None  # a bare hour still asks
+
+
+SHIFT = {
+    "type": "object",
+    "properties": {  # listed end first: the order a schema gives says nothing of which is which
+        "finish_time": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"},
+        "start_time": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"},
+        "date": {"type": "string", "format": "date"},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("dog sitter friday 6pm till midnight please", "18:00", "00:00"),
+        ("cover my stall saturday 9am to 1pm", "09:00", "13:00"),
+        ("someone to mind the shop on sunday from 10 till 4pm", "10:00", "16:00"),
+        ("just the start, sunday at 2pm", "14:00", None),
+    ],
+)
+def test_a_stretch_of_hours_fills_a_start_and_an_end(text, start, end):
+    got = {k: v.value for k, v in stated_values(SHIFT, text, NOW).items()}
+    assert (got.get("start_time"), got.get("finish_time")) == (start, end)

@@ -182,6 +182,22 @@ def ground_tool(
                 else f"by meaning: {'wants' if wish.polarity > 0 else 'avoids'} {wish.phrase[:60]!r}"
             )
             pd.evidence = list(wish.evidence)
+    _asked_now(plan, task)
+
+
+def _asked_now(plan: Any, task: str) -> None:
+    """A value chosen by meaning from what the request itself asks for ("the actual paper book this
+    time": print_book) rests on the request's words, quoted: no remembered turn is its evidence."""
+    for pd in plan.params.values():
+        if pd.chosen is None or pd.source != "open" or pd.evidence:
+            continue
+        wanted = re.findall(r"\bwants '([^'\n]{2,60})'", pd.reason)
+        said = [w for w in wanted if re.search(rf"(?i)(?<![\w-]){re.escape(w)}(?![\w-])", task)]
+        if said:
+            quote = re.search(rf"(?i)(?<![\w-]){re.escape(said[0])}(?![\w-])", task)
+            assert quote is not None
+            pd.source, pd.quote, pd.certain = "request", quote.group(0), True
+            pd.reason = f'your request: "{quote.group(0)}"'
 
 
 def _named_in_pick(labels: Sequence[str], wishes: Sequence[Wish]) -> tuple[int, Wish] | None:

@@ -267,8 +267,8 @@ def missing_details(
             questions.append(question)
     for name in schema.get("required") or []:
         prop = props.get(name) or {}
-        if "default" in prop or _settled(plan, name) or (args is not None and name in args):
-            continue
+        if "default" in prop or (name in args if args is not None else _settled(plan, name)):
+            continue  # a value the plan settled that no true reason kept in the call is asked for
         if plan.params.get(name) is not None and plan.params[name].question:
             continue  # the plan asks about it already, in its own words
         label = name.replace("_", " ")

@@ -110,11 +110,52 @@ def task_events(task: str, now: datetime, tool: dict[str, Any] | None = None) ->
     turn = Turn(0, "task", "user", task[:MAX_ANALYSED_CHARS], now)
     events = _leave_out_lists(_user_events(turn, None, tool_vocabulary(tool), "rules"), tool)
     events += [e for e in open_events(_unquoted(turn), "", "rules") if e.dimension == OPEN]
+    said = {e.value for e in events}
+    events += [e for e in _this_time(turn) if e.value not in said]
     return [
         with_changes(e, scope="general", evidence=(), reason="the task itself")
         for e in events
         if e.kind != "ignored"
     ]
+
+
+# a thing the request asks for against what was done before: "the actual paper book this time", "a
+# window seat for once" (a closed class of phrases; read in the request only, where nothing is told)
+_THIS_TIME = re.compile(r"(?i)\s*(?:,\s*)?(?:this time(?: round| around)?|for a change|for once|instead)\b")
+
+
+def _this_time(turn: Turn) -> list[PreferenceEvent]:
+    """The noun phrase just before "this time" in a request, as a thing asked for now."""
+    from ibachat.agent.reading.parse import parse
+
+    doc = parse(turn.text)
+    out = []
+    for chunk in doc.noun_chunks:
+        m = _THIS_TIME.match(doc.text, chunk.end_char)
+        if m is None or chunk.root.pos_ not in ("NOUN", "PROPN") or chunk.root.lower_ in ("one", "ones"):
+            continue
+        words = [
+            t for t in chunk if t.pos_ not in ("DET", "PRON") and t.lower_ not in ("actual", "real", "proper")
+        ]
+        if not words:
+            continue
+        phrase = doc.text[words[0].idx : chunk.end_char].lower()
+        out.append(
+            PreferenceEvent(
+                dimension=OPEN,
+                value=phrase,
+                kind="asked",
+                polarity=1,
+                valid_from=turn.time,
+                evidence=(),
+                speaker="user",
+                confidence=0.8,
+                extractor="rules",
+                subject=turn.text[:200],
+                reason=f"open: asked for{m.group(0)}",
+            )
+        )
+    return out
 
 
 def _leave_out_lists(events: list[PreferenceEvent], tool: dict[str, Any] | None) -> list[PreferenceEvent]:

@@ -19,7 +19,10 @@ def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: d
     dated = [
         n for n, p in props.items() if p.get("type") == "string" and p.get("format") in ("date", "date-time")
     ]
-    clocks = [n for n, p in props.items() if _is_clock(n, p)]
+    # a start before an end, whatever order the schema lists them in ("end_time", "start_time")
+    clocks = sorted(
+        (n for n, p in props.items() if _is_clock(n, p)), key=lambda n: _END.search(n) is not None
+    )
     span = _range_days(frame, now)
     if span is not None and len(dated) >= 2:
         (first, first_words), (last, last_words) = span
@@ -61,6 +64,9 @@ def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: d
         last = read_when(clock_range[1], now).time
         if first and clocks:
             out[clocks[0]] = Stated(first, clock_range[2].text)
+            ends = [c for c in clocks[1:] if _END.search(c)]
+            if last and ends and not _END.search(clocks[0]):  # "7pm till midnight": the end's own clock
+                out[ends[0]] = Stated(last, clock_range[1] if clock_range[1] in task else clock_range[2].text)
         said_length = any(  # "an hour between 2 and 5pm": the stretch is a window, the hour its length
             a.unit in ("minute", "hour")
             and not a.per
