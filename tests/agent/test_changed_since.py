@@ -198,3 +198,18 @@ def test_what_the_request_asks_for_this_time_beats_the_one_past_call_and_is_quot
     form, why = out.tool_call.arguments.get("form"), out.tool_call.reasons.get("form", "")
     assert form != "tea_bags", out.plan.params["form"]
     assert form is None or why.startswith('your request: "'), why
+
+
+@pytest.mark.parametrize(
+    ("said", "phrases"),
+    [
+        ("biscuit went for a spaniel at the beach again", []),
+        ("the twins went for the bouncy castle straight away", []),
+        ("I always go for the corner table", ["corner table"]),
+        ("it has to be a ground floor flat for me", ["ground floor flat"]),
+    ],
+)
+def test_a_verb_of_liking_with_someone_elses_subject_is_theirs(said, phrases):
+    from ibachat.agent.reading.check import checked
+
+    assert [p.phrase for p in checked(read_open(said)) if "core" not in p.tags] == phrases

@@ -57,6 +57,8 @@ def checked(prefs: list[OpenPref]) -> list[OpenPref]:
         after = (
             bool(cue) and p.sentence.find(cue, at) >= at + len(p.phrase) - 1
         )  # "..., so no rich sauces please"
+        if not after and _someone_elses_verb(p, doc, at, cue):
+            continue  # "rolo went for a labrador at the park": the dog's act, no pick of the user's
         tokens = _last_clause(list(span)) if after else _first_clause(_own_clause_object(list(span)))
         lone_core = "core" in p.tags and len(tokens) == 1 and tokens[0].is_alpha  # one word of a kept phrase
         if not tokens or not (_names_a_thing(tokens) or lone_core):
@@ -95,6 +97,23 @@ def _parts(tokens: list) -> list[str]:
         return []
     doc = tokens[0].doc
     return [doc.text[s[0].idx : s[-1].idx + len(s[-1].text)].strip(" ,") for s in sides]
+
+
+def _someone_elses_verb(p: OpenPref, doc, at: int, cue: str) -> bool:
+    """The cue before the thing is a verb whose subject is someone or something other than the user ("rolo
+    went for a labrador", "the lads went for the curry"), by the parse: the stance is theirs."""
+    if not cue:
+        return False
+    where = p.sentence.rfind(cue, 0, at + 1)
+    first = cue.split()[0]
+    token = next((t for t in doc if where >= 0 and t.idx >= where and t.lower_ == first), None)
+    if token is None or token.pos_ not in ("VERB", "AUX") or token.lemma_.lower() in ("need", "require"):
+        return False  # "the room needs a fan": what a thing needs is the user's wish for it
+    subjects = [c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")]
+    # a person or a thing acting ("rolo", "the lads", "she"); "it needs to be a quiet room" is the thing's
+    return bool(subjects) and all(
+        s.pos_ in ("NOUN", "PROPN") or s.lower_ in ("he", "she", "they") for s in subjects
+    )
 
 
 def _false_cue(p: OpenPref, doc, at: int) -> bool:

@@ -81,9 +81,9 @@ def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: d
 
 
 # a clock said as a bound ("any time before noon", "not after 6"): a window, not the time itself, unless
-# the parameter is that bound ("latest_time", "arrive_by")
+# the parameter is that bound ("latest_time", "arrive_by"); "ready by half six" is the time it is wanted
 _BOUND_BEFORE = re.compile(
-    r"(?i)\b(?:before|after|until|till|til|by|earlier than|later than|no later than|no earlier than)\s+(?:about\s+|around\s+)?$"
+    r"(?i)\b(?:before|after|until|till|til|earlier than|later than|no later than|no earlier than)\s+(?:about\s+|around\s+)?$"
 )
 _BOUND_NAME = re.compile(
     r"(?i)latest|earliest|before|after|(?:^|_)by(?:_|$)|deadline|until|not_before|not_after"
