@@ -208,3 +208,21 @@ def test_a_name_cut_off_at_the_end_reads_without_error(text):
     from ibachat.agent.reading.frame import read_frame
 
     assert read_frame(text).places
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("reorder my amoxicillin pls", "amoxicillin"),
+        ("refill my inhaler please", "inhaler"),
+        ("refill the ventolin, thanks", "ventolin"),
+    ],
+)
+def test_a_please_at_the_end_is_no_part_of_the_thing(text, value):
+    from datetime import datetime, timezone
+
+    from ibachat.agent.alignment.request_values import stated_values
+
+    params = {"type": "object", "properties": {"medication": {"type": "string"}}, "required": ["medication"]}
+    got = stated_values(params, text, datetime(2026, 4, 8, tzinfo=timezone.utc)).get("medication")
+    assert got is not None and got.value == value and got.quote == value

@@ -13,6 +13,7 @@ import re
 from datetime import datetime
 from typing import Any
 
+from ibachat.agent.alignment.body_plan import rule_out_injured
 from ibachat.agent.alignment.grounding import Embed
 from ibachat.agent.alignment.open_plan import ground_tool
 from ibachat.agent.alignment.outcome_plan import unsettle_unhappy
@@ -192,6 +193,7 @@ def build_plan(
         ground_numbers(plan, tool, live + past_values, now, embed, task)
         ground_clock_bounds(plan, tool, live, now, embed)
         unsettle_unhappy(plan, tool, live, now, embed)  # "woke up drenched, awful night": not that again
+        rule_out_injured(plan, tool, live, now)  # "sprained my wrist": no bouldering while it lasts
     else:
         res, origin = _text_resolution(task, events, now, superseded)
         plan.text = _text_directives(res)

@@ -43,7 +43,7 @@ from ibachat.agent.alignment.values.common import Stated, _free, _split, _stem
 from ibachat.agent.alignment.values.days import _times
 from ibachat.agent.alignment.values.lists import _lists, excludes
 from ibachat.agent.alignment.values.places import _places, is_venue, place_role
-from ibachat.agent.alignment.values.spans import _quotes_by_name, _spans
+from ibachat.agent.alignment.values.spans import _quotes_by_name, _span_role, _spans
 from ibachat.agent.reading.corrections import corrected, own_words
 from ibachat.agent.reading.frame import read_frame
 
@@ -99,6 +99,9 @@ def tool_about(tool: dict[str, Any]) -> str:
     return f"{tool.get('name', '')} {tool.get('description', '')}".strip()
 
 
+_POLITE_END = re.compile(r"(?i)[\s,]+(?:please|pls|plz|pleeease|thanks|thx|ty|ta)[\s.!]*$")
+
+
 @lru_cache(maxsize=1024)
 def _stated(
     schema_key: str, task: str, now_iso: str, about: str
@@ -134,6 +137,16 @@ def _stated(
             m = _ABOUT_IT.search(v.value)
             if m and m.start() > 0:
                 out[n] = dataclasses.replace(v, value=v.value[: m.start()], quote=v.quote[: m.start()])
+    for n, v in out.items():  # "my sertraline pls": the thanks and pleases are the message's, not the name's
+        if (
+            isinstance(v.value, str)
+            and _free(props.get(n) or {})
+            and _span_role(n, props.get(n) or {}) != "body"
+        ):
+            polite = _POLITE_END.search(v.value)
+            if polite and polite.start() > 0 and v.quote.endswith(v.value):
+                cut = len(v.value) - polite.start()
+                out[n] = dataclasses.replace(v, value=v.value[: polite.start()], quote=v.quote[:-cut])
     for n, v in list(out.items()):  # "saying hi, Cheers as the sign-off": the sign-off is not the body's
         if not (isinstance(v.value, str) and _free(props.get(n) or {})):
             continue
