@@ -226,3 +226,19 @@ def test_a_please_at_the_end_is_no_part_of_the_thing(text, value):
     params = {"type": "object", "properties": {"medication": {"type": "string"}}, "required": ["medication"]}
     got = stated_values(params, text, datetime(2026, 4, 8, tzinfo=timezone.utc)).get("medication")
     assert got is not None and got.value == value and got.quote == value
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("write up (but don't post yet) a note for the team about friday's fire drill", "request"),
+        ("reserve (not confirm, just hold) two seats for the matinee", "request"),
+        ("get me a taxi to the station? (only joking, I'll walk)", "statement"),
+        ("(don't order anything yet) just thinking about dinner", "statement"),
+    ],
+)
+def test_an_aside_in_brackets_is_no_part_of_what_is_asked(text, kind):
+    from ibachat.agent.reading.acts import read_act
+
+    got = read_act(text).kind
+    assert (got == "request") == (kind == "request"), read_act(text).why

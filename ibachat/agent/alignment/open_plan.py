@@ -185,6 +185,9 @@ def ground_tool(
     _asked_now(plan, task)
 
 
+_AGAINST_BEFORE = r"\s*,?\s*(?:this time|for once|for a change|instead)\b"
+
+
 def _asked_now(plan: Any, task: str) -> None:
     """A value chosen by meaning from what the request itself asks for ("the actual paper book this
     time": print_book) rests on the request's words, quoted: no remembered turn is its evidence."""
@@ -192,7 +195,9 @@ def _asked_now(plan: Any, task: str) -> None:
         if pd.chosen is None or pd.source != "open" or pd.evidence:
             continue
         wanted = re.findall(r"\bwants '([^'\n]{2,60})'", pd.reason)
-        said = [w for w in wanted if re.search(rf"(?i)(?<![\w-]){re.escape(w)}(?![\w-])", task)]
+        # only a thing asked for against what was done before ("the paper book this time"): a want that
+        # merely names the service ("I need a rental car in Phoenix") chooses nothing by itself
+        said = [w for w in wanted if re.search(rf"(?i)(?<![\w-]){re.escape(w)}{_AGAINST_BEFORE}", task)]
         if said:
             quote = re.search(rf"(?i)(?<![\w-]){re.escape(said[0])}(?![\w-])", task)
             assert quote is not None

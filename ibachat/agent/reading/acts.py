@@ -153,7 +153,21 @@ def read_act(message: str) -> SpeechAct:
     )
     if not re.search(r"[A-Za-z]", text):
         return SpeechAct("empty", why="no words")
+    if _TAKEN_BACK.search(text):
+        return SpeechAct("statement", why="taken back in an aside")  # "book a table? (just kidding)"
     found = _read(text)
+    if found.kind != "request":
+        # "draft (DON'T send yet) an email to ...": an aside in brackets is no part of what is asked
+        aside_free = _without_asides(text)
+        if aside_free and aside_free != text:
+            again = _read(aside_free)
+            verb = (again.requests[0].verb or "") if again.requests else ""
+            asides = " ".join(_ASIDE.findall(text)).lower()
+            # the aside does not turn down the very act asked ("book it (don't book it yet)")
+            if again.kind == "request" and not (
+                verb and re.search(rf"\b{re.escape(verb.split()[0])}", asides)
+            ):
+                found = again
     named = truecased(text)
     first = next(iter((found.requests[0].verb or "").split()), "") if found.requests else ""
     if first and only_a_name(first.lower()) and named != text:
@@ -190,6 +204,21 @@ def read_act(message: str) -> SpeechAct:
             if first is not None and ({*(first.verb or "").split(), first.head} & changed):
                 return again
     return found
+
+
+_ASIDE = re.compile(r"\s*\([^()]{1,80}\)")
+
+
+# an aside that takes the message back (a closed class): "book a table? (just kidding)"
+_TAKEN_BACK = re.compile(
+    r"(?i)\((?:[^()]*\b)?(?:kidding|joking|jk|j/k|not really|lol|haha|hypothetically)\b[^()]*\)"
+)
+
+
+def _without_asides(text: str) -> str:
+    """``text`` without what it says in brackets, when words are left."""
+    out = _ASIDE.sub("", text).strip()
+    return out if re.search(r"[A-Za-z]", out) else ""
 
 
 def respelled(text: str) -> str:
