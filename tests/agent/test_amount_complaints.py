@@ -23,6 +23,8 @@ from ibachat.agent.reading.complaints import complaints
         ("the lads could do with a lot more than that", "too little"),
         ("we had far more than we needed, loads left over", "too much"),
         ("they want much less than that, honestly", "too much"),
+        ("the bath needs to be way hotter than that", "not hot enough"),
+        ("the lawn needs cutting much shorter than that", "not short enough"),
     ],
 )
 def test_an_amount_complaint_needs_no_adjective(said, label):

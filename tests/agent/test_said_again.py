@@ -242,3 +242,18 @@ def test_an_aside_in_brackets_is_no_part_of_what_is_asked(text, kind):
 
     got = read_act(text).kind
     assert (got == "request") == (kind == "request"), read_act(text).why
+
+
+@pytest.mark.parametrize(
+    ("value", "task", "said"),
+    [
+        ("Shine Cleaners", "book Shine for thursday 28th, 9am start", "Shine"),
+        ("Harbour Vets", "Harbour is fine, just book it", ""),  # where a sentence starts: no name
+        ("Harbour Vets", "get her in at harbour on friday", ""),  # no capital: a common word
+        ("Pulse Gym", "spin at Pulse on thursday please", "Pulse"),
+    ],
+)
+def test_a_name_said_by_its_first_word_with_its_capital(value, task, said):
+    from ibachat.agent.alignment.plan import repeated
+
+    assert repeated(value, task) == said

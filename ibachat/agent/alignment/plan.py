@@ -410,6 +410,11 @@ def repeated(value: str, task: str) -> str:
     if not words or len(value) < 4:
         return ""
     m = re.search(rf"(?i)(?<![\w-]){re.escape(value)}(?![\w-])", task)
+    if m is None and len(words) >= 2 and words[0][:1].isupper() and len(words[0]) >= 4:
+        # "book Shine for thursday" of "Shine Cleaners": the name's first word, with its capital, not
+        # where a sentence starts
+        first = re.search(rf"(?<=[a-z,] ){re.escape(words[0])}(?![\w-])", task)
+        return first.group(0) if first else ""
     if m is None:
         return ""
     if len(words) >= 2 or value[:1].isupper():

@@ -67,7 +67,8 @@ _NEED = (
     r"(?:needs?|needed|wants?|wanted|could do with|could use|should(?:'ve| have)? (?:had|got|been)|deserves?)"
 )
 _MORE_THAN_THAT = re.compile(
-    rf"(?<![\w']){_NEED} (?:[a-z']+ ){{0,3}}?(?P<deg>more|less) than (?:that|this|it|what (?:we|i|they|she|he) got)(?![\w'])"
+    rf"(?<![\w']){_NEED} (?:[a-z']+ ){{0,3}}?(?:(?P<deg>more|less)|(?:way |far |much |a lot |a bit )?(?P<adj>[a-z]{{3,24}}(?:er|ier)))"
+    r" than (?:that|this|it|what (?:we|i|they|she|he) got)(?![\w'])"
 )
 _MORE_THAN_NEEDED = re.compile(
     r"(?<![\w'])(?P<deg>more|less) than (?:[a-z']+ ){0,2}?(?:needed|need|wanted|asked for|ordered)(?![\w'])"
@@ -120,6 +121,11 @@ def _amounts(s: str) -> list[Complaint]:
     out: list[Complaint] = []
     for pattern, more in ((_MORE_THAN_THAT, -1), (_MORE_THAN_NEEDED, 1)):
         for m in pattern.finditer(s):
+            if not m.group("deg"):  # "they need wringing out way harder than that": not hard enough
+                adj = _base(m.group("adj") or "")
+                if adj and adj not in ("good", "well", "bad", "much", "little"):
+                    out.append(Complaint(adj, -1, m.group(0)))
+                continue
             want_more = (m.group("deg") == "more") == (more < 0)
             out.append(Complaint("little" if want_more else "much", 1, m.group(0)))
     for m in _NOT_ENOUGH_AT_ALL.finditer(s):
