@@ -147,7 +147,8 @@ def test_a_part_of_day_said_since_picks_the_clock_in_it(tmp_path, minilm):
     [
         ("reserve it for me, the actual paper copy this time", ["paper copy"]),
         ("a mild one for a change please", []),  # no noun: nothing named
-        ("get me a flat white instead", ["flat white"]),
+        ("get me a flat white for a change", ["flat white"]),
+        ("get me into Frozen, actually no, do Paddington instead", []),
         ("I was late this time", []),
     ],
 )

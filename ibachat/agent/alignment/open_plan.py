@@ -185,12 +185,13 @@ def ground_tool(
     _asked_now(plan, task)
 
 
-_AGAINST_BEFORE = r"\s*,?\s*(?:this time|for once|for a change|instead)\b"
+_AGAINST_BEFORE = r"\s*,?\s*(?:this time|for once|for a change)\b"
 
 
 def _asked_now(plan: Any, task: str) -> None:
-    """A value chosen by meaning from what the request itself asks for ("the actual paper book this
-    time": print_book) rests on the request's words, quoted: no remembered turn is its evidence."""
+    """A value chosen by meaning from what the request itself asks for against what was done before
+    ("the actual paper book this time": print_book) rests on the request's words, quoted: no remembered
+    turn is its evidence."""
     for pd in plan.params.values():
         if pd.chosen is None or pd.source != "open" or pd.evidence:
             continue

@@ -120,8 +120,9 @@ def task_events(task: str, now: datetime, tool: dict[str, Any] | None = None) ->
 
 
 # a thing the request asks for against what was done before: "the actual paper book this time", "a
-# window seat for once" (a closed class of phrases; read in the request only, where nothing is told)
-_THIS_TIME = re.compile(r"(?i)\s*(?:,\s*)?(?:this time(?: round| around)?|for a change|for once|instead)\b")
+# window seat for once" (a closed class of phrases; read in the request only, where nothing is told);
+# "do Paddington instead" corrects the message itself and is read there, not here
+_THIS_TIME = re.compile(r"(?i)\s*(?:,\s*)?(?:this time(?: round| around)?|for a change|for once)\b")
 
 
 def _this_time(turn: Turn) -> list[PreferenceEvent]:
