@@ -830,7 +830,7 @@ def read_when(text: str, now: datetime) -> When:
     said = texting_words(text)  # "tmrw": read as "tomorrow", quoted as the user wrote it
     text = spelled_out(text)
     said |= {_in_minutes(m): m.group(0) for m in _HOURS_AND.finditer(text)}
-    when = _read(_HOURS_AND.sub(_in_minutes, text), now.isoformat())
+    when = _read(_HOURS_AND.sub(_in_minutes, _past_days_masked(text, now)), now.isoformat())
     for minutes, words in said.items():  # the request's own words for it ("in an hour and a half")
         when = dataclasses.replace(
             when,
@@ -838,6 +838,52 @@ def read_when(text: str, now: datetime) -> When:
             day_words=re.sub(rf"\b{re.escape(minutes)}\b", words, when.day_words, flags=re.I),
         )
     return when
+
+
+# Verbs of wanting and planning: said in the past tense, they still ask for the day they name ("I was hoping
+# for Friday", "we wanted it on the 9th"); a closed class.
+_WISHING = frozenset("want hope wonder mean plan intend like need think prefer".split())
+
+
+def _past_days_masked(text: str, now: datetime) -> str:
+    """``text`` with the days of events gone by masked, where another day is said for the request: "missed
+    an Argos delivery this morning ... rearrange it for tomorrow", "booked on the 2nd and it never came:
+    rearrange it for the 16th". A day said only of a past event stays (what it means is for the reader)."""
+    masked = text
+    for _ in range(3):
+        words = _read_day(masked, now)[1]
+        at = masked.find(words) if words else -1
+        if at < 0 or not _in_past_clause(text, at, at + len(words)):
+            return masked
+        candidate = masked[:at] + "#" * len(words) + masked[at + len(words) :]
+        if not _read_day(candidate, now)[1]:
+            return masked
+        masked = candidate
+    return masked
+
+
+def _in_past_clause(text: str, start: int, end: int) -> bool:
+    """Whether the words at ``start:end`` belong to a clause whose verb is in the past tense ("missed",
+    "didn't turn up", "was cancelled"), by the dependency parse."""
+    from ibachat.agent.reading.parse import parse
+
+    doc = parse(text)
+    span = doc.char_span(start, end, alignment_mode="expand")
+    if span is None:
+        return False
+    verb = span.root
+    while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
+        verb = verb.head
+    # "tried to deliver this afternoon", "had it booked on the 2nd": the verb above says when
+    while verb.head.i != verb.i and verb.lemma_.lower() not in _WISHING:
+        bare_participle = verb.tag_ == "VBN" and not any(c.dep_.startswith("aux") for c in verb.children)
+        if verb.dep_ not in ("xcomp", "oprd") and not (bare_participle and verb.head.pos_ in ("VERB", "AUX")):
+            break
+        verb = verb.head
+    if verb.pos_ not in ("VERB", "AUX") or verb.lemma_.lower() in _WISHING:
+        return False
+    past_aux = any(c.dep_ in ("aux", "auxpass") and "Past" in c.morph.get("Tense") for c in verb.children)
+    return verb.tag_ == "VBD" or past_aux
 
 
 # A short weekday that is also an English word ("sat", "sun", "wed"; lemminflect's dictionary says which) is a

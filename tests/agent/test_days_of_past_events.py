@@ -1,0 +1,46 @@
+"""A day said of an event gone by is not the day the request asks for, when the request says another:
+"missed the delivery this morning ... rearrange it for tomorrow" is tomorrow, not today. The clause's
+verb decides, from the dependency parse: a past tense ("missed", "never came", "was cancelled"), or a
+verb under one ("tried to deliver", "had it booked"). A verb of wanting keeps its day ("I was hoping for
+Friday"), and a day said only of a past event stays as read. On the code before, the first day said won.
+
+Probes in words of our own, on several kinds of request; none is the example the work started from.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+import pytest
+
+from ibachat.agent.reading.when import read_when
+
+NOW = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)  # a Tuesday
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("the vet cancelled on us this morning, can you get Rex seen tomorrow instead", date(2026, 12, 2)),
+        (
+            "we had the boiler man booked on the 2nd and he never turned up, rebook him for the 16th",
+            date(2026, 12, 16),
+        ),
+        (
+            "They tried to fit the blinds this afternoon but nobody was in. Move it to Friday",
+            date(2026, 12, 4),
+        ),
+        ("my piano lesson was cancelled today so put me down for thursday", date(2026, 12, 3)),
+        ("I was hoping for Friday, can you book the hairdresser", date(2026, 12, 4)),
+        ("book the car in on friday, I called them yesterday", date(2026, 12, 4)),
+        ("I booked it for friday", date(2026, 12, 4)),  # the only day said stays
+    ],
+)
+def test_the_day_asked_for_not_the_day_gone_by(text, day):
+    assert read_when(text, NOW).day == day
+
+
+def test_a_part_of_a_past_day_is_no_part_of_the_request():
+    when = read_when("they came round this evening while I was out, can they come back on saturday", NOW)
+    assert when.day == date(2026, 12, 5)
+    assert when.part is None
