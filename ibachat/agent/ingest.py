@@ -153,10 +153,27 @@ def reactions(
     calls = [e for e in [*memory.ledger.all(), *fresh] if e.kind == "chose"]
 
     def said_with(turn_id: int) -> str:
+        """The words a call was made with: its turn's, or, for a call with no words of its own (a bare
+        tool call), the user's request before it and the assistant's report after it, in its session."""
         try:
-            return str(memory.get(turn_id).text)
+            call = memory.get(turn_id)
         except NotFound:
             return ""
+        if call.text.strip():
+            return str(call.text)
+        said = []
+        for near in (turn_id - 1, turn_id + 1, turn_id + 2):
+            try:
+                turn = memory.get(near)
+            except NotFound:
+                continue
+            if (
+                turn.session_id == call.session_id
+                and turn.role in ("user", "assistant")
+                and turn.text.strip()
+            ):
+                said.append(turn.text.strip())
+        return " ".join(said)
 
     out = []
     for e in found:

@@ -216,3 +216,52 @@ def test_a_complaint_that_says_too_hot_turns_the_heating_down(tmp_path, minilm):
     _, out = _heating(tmp_path, minilm, "the bedroom was far too hot last night", "Noted.")
     value = out.tool_call.arguments.get("target_c") if out.tool_call else None
     assert value is not None and value < 25, out.plan.params["target_c"]
+
+
+LIGHTS = {
+    "name": "set_room_lights",
+    "description": "Set the smart lights in a room",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "room": {"type": "string", "enum": ["living_room", "kitchen", "bedroom"]},
+            "brightness_percent": {"type": "integer", "enum": [10, 30, 50, 70, 100]},
+        },
+        "required": ["room", "brightness_percent"],
+    },
+}
+
+
+def test_a_call_made_without_words_is_known_by_the_turns_around_it(tmp_path, minilm):
+    """A call stored as a bare tool call (no words of its own) is what a reaction is about by the
+    request before it and the report after it: on the code before, "the lamps" named nothing of an
+    empty turn, and the reaction is not near the tool's name alone: the 30 was reused as "chosen once
+    before"."""
+    sessions = [
+        (
+            10,
+            [
+                ("user", "can you put the living room lamps on low for the film"),
+                ("assistant", "", call("set_room_lights", room="living_room", brightness_percent=30)),
+                ("assistant", "Done: living room lamps at 30%."),
+            ],
+        ),
+        (
+            11,
+            [
+                (
+                    "user",
+                    "could barely find my popcorn during the film, and I walked straight into the coffee table",
+                ),
+                ("assistant", "Sorry about that! I'll remember for the next film night."),
+            ],
+        ),
+    ]
+    memory, history = _home(tmp_path, minilm, *sessions)
+    try:
+        out = Planner(memory).act("film night again, do the lights", now=history.at(41, 18), tools=[LIGHTS])
+    finally:
+        memory.close()
+    call_ = out.tool_call
+    assert call_ is None or call_.arguments.get("brightness_percent") != 30
+    assert any("30" in q for q in out.plan.clarifications), out.plan.clarifications

@@ -46,8 +46,8 @@ def about_a_call(
     embed: Embed | None,
 ) -> str:
     """The tool of the call, made up to ``REACTION_DAYS`` before the reaction, that it is about ("" for
-    none): the latest whose name or values name a thing the reaction speaks of, word for word up to
-    inflection; else the one nearest in meaning (the reaction against the tool's name and the words
+    none): the latest whose name, values or words (the request it answered, its report: "for the film")
+    name a thing the reaction speaks of, word for word up to inflection; else the one nearest in meaning (the reaction against the tool's name and the words
     the call was made with, "Done: thermostat set to 25 for the night"), at least ``OUTCOME_BEAR_MIN``."""
     recent = sorted(
         (
@@ -61,7 +61,8 @@ def about_a_call(
     said = _terms(reaction.value.removeprefix(UNHAPPY))
     for e in recent:
         name = e.dimension.partition(".")[0]
-        if said & _terms(f"{name} {e.value}"):
+        made_with = said_with(e.evidence[0]) if e.evidence else ""  # "for the film": the film it was for
+        if said & _terms(f"{name} {e.value} {made_with[:300]}"):
             return name
     if embed is None or not recent:
         return ""
