@@ -140,3 +140,33 @@ def test_a_unit_written_onto_the_number_is_read(text, minutes):
     assert got["session_minutes"].value == minutes, got
     assert got["day"].value == "2026-06-06", got
     assert read_when(text, now).question is None
+
+
+KILN = {
+    "type": "object",
+    "properties": {
+        "cone": {"type": "integer", "enum": [6, 8, 10]},
+        "hold_minutes": {"type": "integer", "enum": [0, 15, 30]},
+        "pieces": {"type": "integer", "minimum": 1, "maximum": 40},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("glaze firing again please, 8", {"cone": 8}),
+        ("fire the bowls, cone 10, hold 15", {"cone": 10, "hold_minutes": 15}),
+        ("same as last time but 30", {"hold_minutes": 30}),
+        ("fire it on friday at 6", {}),  # a clock, no cone
+        ("12 pieces in the kiln tonight", {"pieces": 12}),  # a count of what the request names
+    ],
+)
+def test_a_bare_number_is_the_one_parameter_that_offers_it(text, expected):
+    from datetime import datetime, timezone
+
+    from ibachat.agent.alignment.request_values import stated_values
+
+    now = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
+    got = {n: v.value for n, v in stated_values(KILN, text, now).items() if n in KILN["properties"]}
+    assert got == expected

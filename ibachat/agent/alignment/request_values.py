@@ -36,7 +36,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from ibachat.agent.alignment.values.amounts import _amounts, _nights
+from ibachat.agent.alignment.values.amounts import _amounts, _nights, _offered_numbers
 from ibachat.agent.alignment.values.causes import _causes
 from ibachat.agent.alignment.values.choices import _enum_lists, _enums, _flags, _when_enums
 from ibachat.agent.alignment.values.common import Stated, _free, _split, _stem
@@ -125,6 +125,7 @@ def _stated(
     _when_enums(props, task, now, out)  # before the enums named by a word's start ("week": weekly)
     _enums(props, frame, task, out)
     _enum_lists(props, frame, task, out)
+    _offered_numbers(props, frame, task, now, out)  # after every reader that takes a number for its own
     _causes(props, task, out)
     _flags(props, frame, out, about)
     for name in ranged:  # no later reading ("two to three nights" as nights) takes one end of it

@@ -262,3 +262,45 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
 
 # How schemas name a count of whatever a tool holds (a closed class): "max_items", "results", "entries".
 _ANY_THING = frozenset(_stem(w) for w in ("items", "item", "results", "entries", "things", "records"))
+
+
+# a number standing alone: no unit, sign, clock or date around it ("towels again, 60")
+_BARE_NUMBER = re.compile(
+    r"(?<![\w.,:/£$€¥₹#-])(\d{1,5}(?:\.\d+)?)(?![\w:/%°]|\.\d|\s*(?:am|pm|a\.m|p\.m)\b)", re.I
+)
+
+
+def _offered_numbers(
+    props: dict[str, Any], frame: Frame, task: str, now: datetime, out: dict[str, Stated]
+) -> None:
+    """A bare number the request says ("towels again pls, 60") is the value of the one numeric parameter
+    whose offered values hold it (a temperature among 20/30/40/60/90, not a spin among 400-1400). A number
+    any other reading took (a count, a day, a time, another value's words) is not bare; a number two
+    parameters offer is neither's."""
+    from ibachat.agent.reading.when import read_when
+
+    offered = {
+        n: {float(v) for v in p["enum"] if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        for n, p in props.items()
+        if n not in out and p.get("type") in ("integer", "number") and p.get("enum")
+    }
+    offered = {n: vs for n, vs in offered.items() if vs}
+    if not offered:
+        return
+    taken = [
+        (a.span.start, a.span.end) for a in frame.amounts if a.noun or a.unit != "count"
+    ]  # a count of a thing
+    when = read_when(task, now)
+    low = task.lower()
+    for words in (when.day_words, when.time_words, *(str(s.quote) for s in out.values())):
+        at = low.find(words.lower()) if words else -1
+        if at >= 0:
+            taken.append((at, at + len(words)))
+    for m in _BARE_NUMBER.finditer(task):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        value = float(m.group(1))
+        names = [n for n, vs in offered.items() if value in vs and n not in out]
+        if len(names) == 1:
+            n = names[0]
+            out[n] = Stated(int(value) if props[n].get("type") == "integer" else value, m.group(1))
