@@ -25,6 +25,9 @@ from ibachat.agent.reading.complaints import complaints
         ("they want much less than that, honestly", "too much"),
         ("the bath needs to be way hotter than that", "not hot enough"),
         ("the lawn needs cutting much shorter than that", "not short enough"),
+        ("the garlic in that curry was a bit much", "too much"),  # a degree word, and no "too"
+        ("honestly the bass was a little much for the neighbours", "too much"),
+        ("lol ok that's loud. bit much", "too much"),
     ],
 )
 def test_an_amount_complaint_needs_no_adjective(said, label):
@@ -39,6 +42,8 @@ def test_an_amount_complaint_needs_no_adjective(said, label):
         "i can't praise them enough",
         "i don't know enough about wine to choose",
         "you can never have enough socks",
+        "that was not much fun",
+        "it didn't do much for me",
     ],
 )
 def test_an_amount_with_no_ones_need_is_no_complaint(said):

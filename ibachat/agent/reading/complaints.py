@@ -78,6 +78,8 @@ _NOT_ENOUGH_AT_ALL = re.compile(
     r"|not near|n't nearly|not) (?:nearly |near |quite |really |remotely )?enough(?![\w'])"
 )
 
+# "a bit much", "a little much", "bit much tbh": more than wanted, said with a degree word and no "too"
+_BIT_MUCH = re.compile(r"(?<![\w'])(?:a )?(?:bit|little|tad|touch) much(?![\w'])")
 
 # a wish for next time with a comparative: "next time tell him to leave a fair bit more on", "make it a
 # bit earlier next time", "get a bigger one next time": the last outcome was off the other way
@@ -130,6 +132,8 @@ def _amounts(s: str) -> list[Complaint]:
             out.append(Complaint("little" if want_more else "much", 1, m.group(0)))
     for m in _NOT_ENOUGH_AT_ALL.finditer(s):
         out.append(Complaint("little", 1, m.group(0)))
+    for m in _BIT_MUCH.finditer(s):
+        out.append(Complaint("much", 1, m.group(0)))
     return out
 
 
