@@ -290,6 +290,12 @@ DENY = re.compile(
     r"anything but|don't want (?:that|it|those|this)|hate (?:that|those|it|them)|not (?:that|this) one|the other one|never again|"
     r"no more of (?:those|that|these)|not what i (?:want|wanted|asked))\b"
 )
+# a verdict against doing again what was just told of ("went for the shared one ... never again"): a
+# closed class of idioms with no object of their own
+VERDICT = re.compile(
+    r"\b(?:never again|not again|(?:never|not|won't be|will never be) (?:doing|trying|making) (?:that|it|this)"
+    r"(?: mistake)? again|not worth it|never worth it|lesson (?:learned|learnt))\b"
+)
 CLAIM = re.compile(
     r"(?<!would )(?<!do )(?<!did )(?<!if )(?<!shall )(?<!could )(?<!should )(?<!will )(?<!what )(?<!which )(?<!how )"
     r"\byou(?:'re| are| have| always| usually| really| seem to| clearly| definitely)*\s+(?:\w+\s)?"

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ibachat.agent.reading.clauses import is_question, own_words, unquoted
-from ibachat.agent.reading.cues import AFFIRM, CLAIM, CORRECTION, DENY, ONE_OFF, UPDATE
+from ibachat.agent.reading.cues import AFFIRM, CLAIM, CORRECTION, DENY, ONE_OFF, UPDATE, VERDICT
 from ibachat.agent.reading.facts import (
     AVOID_WORDS,
     CONF,
@@ -364,9 +364,12 @@ def _user_events(
     said = sentences(text)
     replying = assistant is not None and bool(DENY.search(text) or CORRECTION.search(text))
     offered = {m.dimension for m in analyse(a_text, vocab=vocab)} if assistant is not None else set()
+    verdict = VERDICT.search(text)
     for sentence, found in _read(said, vocab, a_text):
         question = is_question(sentence)
         for m in found:
+            if m.polarity is None and verdict and not question and _told_as_done(sentence, m.phrase):
+                m.polarity, m.strength = 1, 2  # "tried the express one ... never again": turned down below
             if m.polarity is None and _fragment(sentence) and (replying or m.dimension in offered):
                 m.polarity, m.strength, m.tags = 1, 1, {"answer"}  # "No no, a small portion." to an offer
             if m.polarity is None and question and asks_the_assistant(sentence):
@@ -385,10 +388,37 @@ def _user_events(
         if _name_not_wish(m, sentence, turn.text):
             continue
         window = state_window if state_window and _about_state(sentence) else None
+        if verdict and (m.polarity or 0) > 0 and _told_as_done(sentence, m.phrase):
+            # "went for the shared option ... never again": what was done is what is turned down
+            m.polarity = -1
+            found = _mention_events(turn, m, sentence, False, window, extractor)
+            out += [dataclasses.replace(e, kind="rejected") if e.polarity < 0 else e for e in found]
+            continue
         out += _mention_events(turn, m, sentence, corrective, window, extractor)
     if assistant is not None:
         out = answer_to(assistant, a_text, turn, text, out, vocab, extractor)
     return out
+
+
+def _told_as_done(sentence: str, phrase: str) -> bool:
+    """Whether ``phrase`` is what a past-tense verb of the sentence did ("went for the shared option",
+    "tried the express lane", "had booked the cheap seats"), by the dependency parse."""
+    from ibachat.agent.reading.parse import parse
+
+    at = sentence.lower().find(phrase.lower())
+    if at < 0:
+        return False
+    doc = parse(sentence)
+    span = doc.char_span(at, at + len(phrase), alignment_mode="expand")
+    if span is None:
+        return False
+    verb = span.root
+    # a participle that describes a noun ("the shared option") is no verb of the clause
+    while (verb.pos_ not in ("VERB", "AUX") or verb.dep_ in ("amod", "compound")) and verb.head.i != verb.i:
+        verb = verb.head
+    if verb.pos_ not in ("VERB", "AUX"):
+        return False
+    return verb.tag_ == "VBD" or (verb.tag_ == "VBN" and any(c.dep_ == "aux" for c in verb.children))
 
 
 _ASKS_ASSISTANT = re.compile(
