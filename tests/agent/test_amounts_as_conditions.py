@@ -31,6 +31,10 @@ def _bounds(text: str) -> set[str]:
         ("if the article is older than a fortnight it's not worth my time", "minutes<=20160"),
         ("honestly any film past about two hours and i'm asleep", "minutes<=120"),
         ("anything over £8 for parking and we're driving round the block", "money<=8"),
+        # what such a thing is said to be, after a copula
+        ("any podcast longer than 40 minutes is useless on my commute", "minutes<=40"),
+        ("anything over 25 minutes is torture for the kids", "minutes<=25"),  # by its valence
+        ("any drive longer than 4 hours is awful with the dog", "minutes<=240"),
     ],
 )
 def test_a_range_with_a_bad_consequence_is_avoided(text, bound):
@@ -43,6 +47,7 @@ def test_a_range_with_a_bad_consequence_is_avoided(text, bound):
         ("anything under £15 for the cake and I'm happy", "money<=15"),
         ("if it's under 20 minutes i'm in", "minutes<=20"),
         ("meetings after 11 only", "hour>=11"),
+        ("anything over an hour is perfect for a proper session", "minutes>=60"),
     ],
 )
 def test_a_range_with_a_good_consequence_or_none_is_kept(text, bound):

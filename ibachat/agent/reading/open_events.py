@@ -193,6 +193,8 @@ _THEN_I = re.compile(
 )
 _REFUSING = re.compile(r"^(?:count me out|don't|dont|do not|never|forget|skip)\b")
 _GLAD = re.compile(r"\b(?:love|like|happy|fine|great|good|in|game|sold|there|up for)\b")
+# the copula after "anything over N ...": what such a thing is said to be ("is useless to me", "'s a no")
+_IS_SAID = re.compile(r"^[^.;!?,]{0,20}?\s*(?:is|are|'s|was|were|gets|feels|seems)\s+(?P<c>[^.;!?,]+)")
 _IF_THEN = re.compile(r"^[^.;!?]{0,30}?,?\s+(?P<c>[^.;!?]+)")
 _REFUSED = re.compile(
     r"\b(?:not|never|no|don't|dont|doesn't|won't|can't|isn't|useless|pointless|forget it|no good|no use)\b"
@@ -217,6 +219,10 @@ def _bad_if_so(sentence: str, span: str) -> bool:
             if _REFUSING.match(said):
                 return True  # "anything older than a fortnight, don't bother sending it"
             return valence(said) < 0.3 and not _GLAD.search(said)
+        m = _IS_SAID.match(rest)  # "anything older than 2 weeks is useless to me": what it is said to be
+        if m is not None:
+            said = m.group("c")
+            return bool(_REFUSED.search(said)) or valence(said) <= -0.3
     if re.search(r"\bif\b[^,.;!?]{0,30}$", before):
         m = _IF_THEN.match(rest)
         if m is not None:
