@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ibachat.agent.alignment.grounding import Embed, param_text, unit
+from ibachat.agent.alignment.resolve import WEAK_ONCE
 from ibachat.agent.alignment.usual import free_text
 from ibachat.agent.reading.outcomes import OUTCOME_DIM, UNHAPPY
 from ibachat.agent.reading.schema_map import params
@@ -191,3 +192,44 @@ def _asked_about(unset: list[Any], reaction: str, embed: Embed | None) -> Any:
         if sims[0][0] - sims[1][0] >= ASK_LEAD:
             return unset[sims[0][1]]
     return next((p for p in unset if p.kind in ("integer", "number", "enum", "boolean")), unset[0])
+
+
+def unsettle_passed(plan: Any, tool: dict[str, Any], events: list[PreferenceEvent], now: datetime) -> None:
+    """A value of a single past call made while a passing situation lasted ("my sister and her kids are
+    moving in for the next three weeks", then "book the cleaner for 4 hours") was chosen for that
+    situation: once it has ended, the value is not reused as "chosen once before". It is left unset,
+    and asked when the tool needs it, quoting the situation. A habit of several calls stands."""
+    from ibachat.agent.reading.events import SITUATION_DIM
+
+    ended = [
+        e
+        for e in events
+        if e.dimension == SITUATION_DIM and e.valid_until is not None and e.valid_until <= now
+    ]
+    if not ended:
+        return
+    name = str(tool.get("name", ""))
+    for param in params(tool):
+        pd = plan.params.get(param.name)
+        if pd is None or pd.source != "habit" or WEAK_ONCE not in pd.reason or pd.chosen is None:
+            continue
+        calls = [
+            e
+            for e in events
+            if e.dimension == f"{name}.{param.name}" and e.kind == "chose" and _value(pd.chosen, e.value)
+        ]
+        if not calls:
+            continue
+        made = max(e.valid_from for e in calls)
+        during = [s for s in ended if s.valid_from <= made <= s.valid_until]  # type: ignore[operator]
+        if not during:
+            continue
+        situation = max(during, key=lambda s: s.valid_from)
+        label = param.name.replace("_", " ")
+        said = _quote(situation.subject or situation.value)
+        old = str(pd.chosen).replace("_", " ")
+        pd.chosen, pd.certain, pd.source = None, False, "none"
+        pd.reason = f"{old} was chosen while {said!r}, which has passed"
+        pd.evidence = sorted(t for t in situation.evidence if t)
+        if param.required:
+            pd.question = f"Last time {label} was {old}, while {said!r}. What {label} now?"

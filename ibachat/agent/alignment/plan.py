@@ -16,7 +16,7 @@ from typing import Any
 from ibachat.agent.alignment.body_plan import rule_out_injured
 from ibachat.agent.alignment.grounding import Embed
 from ibachat.agent.alignment.open_plan import ground_tool
-from ibachat.agent.alignment.outcome_plan import unsettle_unhappy
+from ibachat.agent.alignment.outcome_plan import unsettle_passed, unsettle_unhappy
 from ibachat.agent.alignment.plan_types import (
     LONG_MIN_WORDS,
     SHORT_WORDS,
@@ -193,6 +193,7 @@ def build_plan(
         ground_numbers(plan, tool, live + past_values, now, embed, task)
         ground_clock_bounds(plan, tool, live, now, embed)
         unsettle_unhappy(plan, tool, live, now, embed)  # "woke up drenched, awful night": not that again
+        unsettle_passed(plan, tool, live, now)  # chosen while "my sister's staying for three weeks": not now
         rule_out_injured(plan, tool, live, now)  # "sprained my wrist": no bouldering while it lasts
     else:
         res, origin = _text_resolution(task, events, now, superseded)

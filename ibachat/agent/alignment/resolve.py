@@ -36,6 +36,8 @@ REQUEST_WEIGHT = {
     "asked": 2.0
 }  # repeated choices that make a habit strong enough to question an old statement
 
+WEAK_ONCE = "(weak: once)"  # a "habit" of a single past choice: no habit yet
+
 
 @dataclass
 class Domain:
@@ -387,7 +389,7 @@ def _long_term(
     d.chosen, d.source, d.support = best_value, "habit", n
     d.confidence = min(0.85, 0.3 + 0.12 * n)
     d.prefer = [v for v, _ in top] if not exclusive else [best_value]
-    d.reason = f"habit: chose {_label(best_value)} {n} time(s)" + (" (weak: once)" if n == 1 else "")
+    d.reason = f"habit: chose {_label(best_value)} {n} time(s)" + (f" {WEAK_ONCE}" if n == 1 else "")
     d.events += [e.id for e in habits if e.value == best_value]
     rivals = [v for v, _ in top[1:] if weight[v] >= 0.8 * weight[best_value]]
     if rivals and exclusive:

@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ibachat.agent.alignment.request_values import stated_values
+from ibachat.agent.alignment.resolve import WEAK_ONCE
 from ibachat.agent.reading.when import read_when
 from ibachat.agent.types import Source
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from ibachat.agent.alignment.plan_types import AlignmentPlan, ParamDirective
 
 DEFAULT = "default"
-WEAK_HABIT = "(weak: once)"  # how alignment/resolve.py marks a "habit" of a single past choice
+WEAK_HABIT = WEAK_ONCE  # how alignment/resolve.py marks a "habit" of a single past choice
 REQUEST = "your request"
 PLAN_SOURCES = ("plan", "habit", "open", "state", "correction", "update", "statement", "request", "complaint")
 

@@ -222,9 +222,11 @@ def _turn_events(
     prev = _previous(turn, earlier, context)
     assistant = next((t for t in reversed(prev) if t.role == "assistant"), None)
     out += open_events(_unquoted(turn), assistant.text if assistant is not None else "", extractor)
-    if not _interesting(text, vocab):
-        return out
-    return out + _user_events(turn, (earlier, context), vocab, extractor)
+    if _interesting(text, vocab):
+        out += _user_events(turn, (earlier, context), vocab, extractor)
+    if not any(e.kind == "state" for e in out):  # a state read above is the situation, in its own terms
+        out += situations(turn, sentences(own_words(normalise(unquoted(turn.text)))), extractor)
+    return out
 
 
 def _injections(turn: Turn, text: str, extractor: str) -> list[PreferenceEvent]:
@@ -419,6 +421,49 @@ def _told_as_done(sentence: str, phrase: str) -> bool:
     if verb.pos_ not in ("VERB", "AUX"):
         return False
     return verb.tag_ == "VBD" or (verb.tag_ == "VBN" and any(c.dep_ == "aux" for c in verb.children))
+
+
+SITUATION_DIM = "state.situation"  # value: the sentence; valid_until: when it ends, as said
+SITUATION_MAX = timedelta(days=183)  # a situation said to last longer than half a year is no passing one
+_LASTING = re.compile(
+    r"(?:for|until|till|til|'til|through|thru|(?:the )?rest of)\b", re.I
+)  # how long, not when
+
+
+def situations(turn: Turn, said: list[str], extractor: str) -> list[PreferenceEvent]:
+    """A passing situation the user tells of, with when it ends ("my sister and her kids are moving in
+    for the next three weeks", "working nights until the end of the month"): it wants nothing itself,
+    but what is done while it lasts is done for it (``outcome_plan.unsettle_passed``). A request, a
+    question, or a past event told of is none."""
+    from ibachat.agent.reading.acts import read_act
+    from ibachat.agent.reading.parse import parse
+
+    out: list[PreferenceEvent] = []
+    for sentence in said:
+        if is_question(sentence):
+            continue
+        end, words = state_end(sentence, turn.time)
+        if end is None or not turn.time < end <= turn.time + SITUATION_MAX or not _LASTING.match(words):
+            continue  # "the reunion is next week": when a thing happens, not how long a situation lasts
+        if read_act(sentence).requests:
+            continue  # "book the room until sunday": a request's span
+        root = next((t for t in parse(sentence) if t.dep_ == "ROOT"), None)
+        if root is not None and root.tag_ == "VBD":
+            continue  # "I was off for two weeks": told of as past
+        out.append(
+            event(
+                turn,
+                SITUATION_DIM,
+                sentence[:120],
+                "state",
+                valid_until=end,
+                subject=sentence[:160],
+                confidence=0.6,
+                extractor=extractor,
+                reason=f"a passing situation: {words}",
+            )
+        )
+    return out
 
 
 _ASKS_ASSISTANT = re.compile(
