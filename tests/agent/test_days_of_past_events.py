@@ -44,3 +44,19 @@ def test_a_part_of_a_past_day_is_no_part_of_the_request():
     when = read_when("they came round this evening while I was out, can they come back on saturday", NOW)
     assert when.day == date(2026, 12, 5)
     assert when.part is None
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        # a break between a past verb and the day: the day is not that verb's, however the parse joins them
+        ("Book the ferry for the 9th, whichever sailing — we've got the dog with us", date(2026, 12, 9)),
+        # the day a correction gives stays the request's, whatever the corrected words read as
+        (
+            "physio pls, twisted my knee on a run last night, thursday — no wait, friday, I've got the school run thursday",
+            date(2026, 12, 4),
+        ),
+    ],
+)
+def test_a_day_across_a_break_or_a_correction_stays(text, day):
+    assert read_when(text, NOW).day == day

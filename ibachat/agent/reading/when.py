@@ -825,12 +825,13 @@ def read_when(text: str, now: datetime) -> When:
     from ibachat.agent.reading.corrections import corrected
     from ibachat.agent.reading.spellings import spelled_out, texting_words
 
-    text = _HOUSE_NUMBER.sub(lambda m: "#" * len(m.group(0)), _without_titles(corrected(text[:2000])))
+    original = text[:2000]
+    text = _HOUSE_NUMBER.sub(lambda m: "#" * len(m.group(0)), _without_titles(corrected(original)))
     text = _unframed_word_days(text)
     said = texting_words(text)  # "tmrw": read as "tomorrow", quoted as the user wrote it
     text = spelled_out(text)
     said |= {_in_minutes(m): m.group(0) for m in _HOURS_AND.finditer(text)}
-    when = _read(_HOURS_AND.sub(_in_minutes, _past_days_masked(text, now)), now.isoformat())
+    when = _read(_HOURS_AND.sub(_in_minutes, _past_days_masked(text, now, original)), now.isoformat())
     for minutes, words in said.items():  # the request's own words for it ("in an hour and a half")
         when = dataclasses.replace(
             when,
@@ -845,7 +846,7 @@ def read_when(text: str, now: datetime) -> When:
 _WISHING = frozenset("want hope wonder mean plan intend like need think prefer".split())
 
 
-def _past_days_masked(text: str, now: datetime) -> str:
+def _past_days_masked(text: str, now: datetime, said: str | None = None) -> str:
     """``text`` with the days of events gone by masked, where another day is said for the request: "missed
     an Argos delivery this morning ... rearrange it for tomorrow", "booked on the 2nd and it never came:
     rearrange it for the 16th". A day said only of a past event stays (what it means is for the reader)."""
@@ -855,6 +856,10 @@ def _past_days_masked(text: str, now: datetime) -> str:
         at = masked.find(words) if words else -1
         if at < 0 or not _in_past_clause(text, at, at + len(words)):
             return masked
+        if said is not None and not all(
+            _in_past_clause(said, m.start(), m.end()) for m in re.finditer(re.escape(words), said)
+        ):
+            return masked  # as the user wrote it, before a correction was read in, the day is the request's
         candidate = masked[:at] + "#" * len(words) + masked[at + len(words) :]
         if not _read_day(candidate, now)[1]:
             return masked
@@ -882,6 +887,9 @@ def _in_past_clause(text: str, start: int, end: int) -> bool:
         verb = verb.head
     if verb.pos_ not in ("VERB", "AUX") or verb.lemma_.lower() in _WISHING:
         return False
+    between = doc[min(verb.i, span.start) : max(verb.i + 1, span.end)].text
+    if re.search(r"[,;:—–.!?]|\s-\s", between):
+        return False  # a break between them: the day is not that verb's (a mis-parse reaches across it)
     past_aux = any(c.dep_ in ("aux", "auxpass") and "Past" in c.morph.get("Tense") for c in verb.children)
     return verb.tag_ == "VBD" or past_aux
 
