@@ -447,6 +447,9 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
         return ok, f"{verb!r} {'is sent by' if ok else 'is not sent by'} the tool"
     if cls == "speech" and any(_same(_stem(m), name) for m in request.media):
         return True, f"{verb!r} by {request.media[0]}: the tool sends it"
+    if cls == "device" and request.head and _stem(request.head) in name:
+        # "run a wool wash" and a tool named for washes: worked on the very thing the tool is named for
+        return True, f"{verb!r} a {request.head}: the thing the tool is named for"
     if cls in RESTRICTED:
         return bool(acts & _classes()[cls]), f"{verb!r} is not what the tool does ({cls})"
     if embed is not None and name:
