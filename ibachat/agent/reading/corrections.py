@@ -6,6 +6,7 @@ goes when it is the same kind of thing as what follows it (a day or a time for a
 for a number, a noun for a noun), from the parse. A value read across the cut quotes only the words
 the user wrote (``own_words``: "Wednesday" of "on Wednesday"). The markers are a closed class of English
 self-repair ("no wait", "actually no", "I mean", "or rather", "scratch that", "(actually) make that",
+"wait," and "actually, just" before the new item,
 "no, make it" (never "make it" alone: "order a pizza, make it spicy"), and a bare ", no," between commas).
 """
 
@@ -15,7 +16,7 @@ import re
 from functools import lru_cache
 
 # a bare "no" between commas repairs too ("on Saturday, no, Sunday"); "no sugar" turns a thing down
-_MARKER = r"(?:no,?\s+make\s+it|no(?=\s*,)|no,?\s+wait|wait,?\s+no|no,?\s+actually|actually,?\s+no|no,?\s+sorry|sorry|i\s+mean|or\s+rather|scratch\s+that|(?:actually,?\s+)?make\s+that)"
+_MARKER = r"(?:no,?\s+make\s+it|no(?=\s*,)|wait(?=\s*,)|actually(?=\s*,?\s*just\b)|no,?\s+wait|wait,?\s+no|no,?\s+actually|actually,?\s+no|no,?\s+sorry|sorry|i\s+mean|or\s+rather|scratch\s+that|(?:actually,?\s+)?make\s+that)"
 _REPAIR = re.compile(rf"(?i)(?:\s*[,;:\-–—]\s*|\s+)(?:{_MARKER}\b[\s,:\-–—]*)+")
 _NOMINAL = frozenset({"DET", "ADJ", "NOUN", "PROPN", "NUM", "PART"})  # words of a noun phrase, by tag
 _WHEN = ("DATE", "TIME")  # the parser's entities for a day or a time ("7pm" is one, not a number of pm)
@@ -93,7 +94,10 @@ def corrected(text: str) -> str:
         said = text[then[0].idx : then[-1].idx + len(then[-1].text)]
         if not (_kinds(text[first.idx : m.start()], first, last) & _kinds(said, head, head)):
             continue  # "book the gym, sorry for the typo": what follows is no other one of it
-        if any(t.lemma_.lower() == "one" for t in then):
+        if any(
+            t.lemma_.lower() == "one" and (t.pos_ != "NUM" or doc[t.i - 1].pos_ in ("DET", "ADJ"))
+            for t in then
+        ):
             continue  # "a large latte, no wait, a medium one": the thing stays, only a quality changes
         alone = head.i + 1 >= len(doc) or doc[head.i + 1].is_punct or doc[head.i + 1].pos_ in ("ADP", "CCONJ")
         mods = [t for t in item if t is not last and t.pos_ in ("NUM", "ADJ", "NOUN")]

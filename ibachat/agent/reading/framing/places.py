@@ -58,6 +58,9 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
     # one name with them ("a hold on Middlemarch by George Eliot")
     by = frozenset({"by"}) if tokens[i].lower_ in ("at", "from") else frozenset()
     j = i + 1
+    quoted = _quoted_after(tokens, j, mask)
+    if quoted is not None:
+        return quoted
     end = j
     while end < len(tokens):
         t = tokens[end]
@@ -120,6 +123,26 @@ def _phrase_after(tokens: list[Token], i: int, mask: tuple[tuple[int, int], ...]
     ):
         return None
     return j, end
+
+
+_OPEN_QUOTES = {"'": "'’", "‘": "’'", '"': '"”', "“": '”"'}
+MAX_QUOTED_TOKENS = 8  # a quoted name is a few words ("'Locked In Leeds'"), never a quoted sentence
+
+
+def _quoted_after(tokens: list[Token], j: int, mask: tuple[tuple[int, int], ...]) -> tuple[int, int] | None:
+    """The words inside quotes that open right after a preposition ("from 'Bean There'", 'at "The Old
+    Bell"'): the whole name, whatever small words or capitals it has."""
+    if j >= len(tokens) or tokens[j].text not in _OPEN_QUOTES or any(a <= tokens[j].idx < b for a, b in mask):
+        return None
+    closing = _OPEN_QUOTES[tokens[j].text]
+    for k in range(j + 2, min(len(tokens), j + 2 + MAX_QUOTED_TOKENS)):
+        if tokens[k].text in closing or (
+            tokens[k].text.endswith(tuple(closing)) and tokens[k].text[:-1].isalpha()
+        ):
+            return (j + 1, k) if k > j + 1 else None
+        if tokens[k].text in ".!?;" and k > j + 1:
+            return None
+    return None
 
 
 def _places_and_phrases(
