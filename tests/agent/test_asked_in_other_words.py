@@ -369,6 +369,13 @@ HAMPER = {
     [
         ("a picnic hamper for Sunday - my son is allergic to eggs", ["egg_free"], "allergic to eggs"),
         ("a picnic hamper for Sunday, no nuts please", ["nut_free"], "no nuts"),
+        # the allergy said after the thing
+        ("picnic hamper for the 6th, my niece has an egg allergy", ["egg_free"], "egg allergy"),
+        (
+            "hamper for Sunday, one vegan and one with a nut allergy",
+            ["vegan", "nut_free"],
+            "vegan; nut allergy",
+        ),
     ],
 )
 def test_a_thing_kept_away_asks_for_the_value_free_of_it(text: str, needs: list[str], quote: str) -> None:

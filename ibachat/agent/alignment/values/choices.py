@@ -212,6 +212,10 @@ def _enum_lists(props: dict[str, Any], frame: Frame, task: str, out: dict[str, S
             if free and word != label:
                 # "no prawns", "allergic to nuts": the thing kept away asks for the value that keeps
                 # it away; the thing said plainly ("the nut roast") asks for nothing
+                after = _ALLERGY_AFTER.match(said[at.end() :])
+                if after is not None and side == "in":  # "a nut allergy", "shellfish-intolerant"
+                    kept["in"].append((at.start(), v, task[at.start() : at.end() + after.end()]))
+                    continue
                 if side == "in" and not _ALLERGY.search(clause):
                     continue
                 side = "in"
@@ -235,6 +239,7 @@ def _enum_lists(props: dict[str, Any], frame: Frame, task: str, out: dict[str, S
 _ALLERGY = re.compile(
     r"(?i)\b(?:allergic\s+to|allergy\s+to|intolerant\s+(?:to|of)|can'?t\s+(?:have|eat)|cannot\s+(?:have|eat))\b"
 )
+_ALLERGY_AFTER = re.compile(r"(?i)^[\s-]*(?:allerg(?:y|ies|ic)|intoleran(?:t|ce))\b")  # "nut allergy"
 # the words that turn down what follows them in their clause (a closed class)
 _TURNED_DOWN = re.compile(
     r"(?i)\b(?:no|not|none\s+of|nothing|never|skip|skipping|without|except|minus|avoid|leave\s+out|drop|ditch|"
