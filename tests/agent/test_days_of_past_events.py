@@ -60,3 +60,28 @@ def test_a_part_of_a_past_day_is_no_part_of_the_request():
 )
 def test_a_day_across_a_break_or_a_correction_stays(text, day):
     assert read_when(text, NOW).day == day
+
+
+LAMP = {
+    "type": "object",
+    "properties": {
+        "on_time": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"},
+        "off_time": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("porch light on at 7pm tonight please", {"on_time": "19:00"}),
+        ("porch light from 7 till 11pm tonight", {"on_time": "19:00", "off_time": "23:00"}),
+    ],
+)
+def test_a_clock_fills_the_start_in_the_schema_s_own_order_and_off_is_an_end(text, expected):
+    """The parameters are read in the schema's order (before, they were read in alphabetical order, and a
+    lone clock went to "off_time"); "off" names an end, as "end" and "until" do."""
+    from ibachat.agent.alignment.request_values import stated_values
+
+    got = {n: v.value for n, v in stated_values(LAMP, text, NOW).items() if n in LAMP["properties"]}
+    assert got == expected

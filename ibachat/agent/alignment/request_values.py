@@ -65,7 +65,7 @@ def stated_values(schema: dict[str, Any], task: str, now: datetime, about: str =
     """Per parameter of ``schema``, the value the request's own words give and those words. ``about`` is
     the tool's name and description: a thing the request asks for that the tool itself is ("get a
     sitter") is the service, not a value."""
-    key = json.dumps(schema, sort_keys=True, default=str)
+    key = json.dumps(schema, default=str)  # in the schema's own order: "on_time" before "off_time"
     return dict(_stated(key, task[:2000], now.isoformat(), about)[0])
 
 
@@ -73,7 +73,7 @@ def range_questions(schema: dict[str, Any], task: str, now: datetime, about: str
     """Per parameter that takes one amount, the question a range or choice the request says for it asks
     ("6 to 8 guests", "2 or 3 of us": "For party size, do you want 6 or 8?"): either end may be meant,
     so no value is taken from it (``stated_values`` leaves it out) until the user says which."""
-    key = json.dumps(schema, sort_keys=True, default=str)
+    key = json.dumps(schema, default=str)  # in the schema's own order: "on_time" before "off_time"
     return dict(_stated(key, task[:2000], now.isoformat(), about)[1])
 
 
@@ -115,7 +115,7 @@ def _stated(
     frame = read_frame(task)
     out: dict[str, Stated] = {}
     ranged: dict[str, str] = {}
-    _times(props, frame, task, now, out)
+    _times(props, frame, said, now, out)  # read_when reads corrections itself, on the words as typed
     _places(props, frame, out, service)
     _amounts(props, frame, out, ranged)
     _nights(props, frame, now, out)

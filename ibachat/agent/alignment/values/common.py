@@ -52,8 +52,9 @@ _EXCLUDE = re.compile(
 _LABELS = re.compile(r"tags?|labels?|keywords?", re.I)  # what a note is sorted by, not its things
 _HABIT = re.compile(r"\b(?:usual|same|regular|normal|favou?rite|other|last|one)\b", re.I)
 _TOPICS = re.compile(r"topics?|subjects|interests|categories|themes|sections", re.I)
-_END = re.compile(
-    r"(?:^|_)(?:end|ends|until|till|to|check_?out|return|back|finish|last|departure_back|leave|leaving|vacate)(?:_|$)",
+_END = re.compile(  # "off_time" ends a stretch; "drop_off" starts one (a kennel stay, a cloakroom)
+    r"(?:^|_)(?:end|ends|until|till|to|check_?out|return|back|finish|last|departure_back|leave|leaving|vacate)(?:_|$)"
+    r"|^off(?:_|$)",
     re.I,
 )
 _START = re.compile(
