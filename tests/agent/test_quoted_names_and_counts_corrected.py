@@ -54,3 +54,10 @@ def test_a_quoted_name_is_the_whole_name(schema, text, name, value):
 )
 def test_a_count_corrected_with_wait_or_actually_just(text, said):
     assert corrected(text) == said
+
+
+def test_an_emoji_ends_the_item_a_correction_replaces():
+    """ "... last night 😬 thursday — no wait, friday": only "thursday" is taken back (on the code before,
+    the cut reached back over the emoji to "a popcorn kernel last night")."""
+    said = corrected("vet pls, she ate a sock last night 😬 thursday — no wait, friday")
+    assert said == "vet pls, she ate a sock last night 😬 friday"

@@ -82,6 +82,7 @@ def corrected(text: str) -> str:
             item[0].i > 0
             and len(item) < MAX_ITEM_TOKENS
             and doc[item[0].i - 1].pos_ in _NOMINAL
+            and any(c.isalnum() for c in doc[item[0].i - 1].text)  # an emoji tagged a noun ends it
             and doc[item[0].i - 1].idx + len(doc[item[0].i - 1].text) <= m.start()
         ):
             item.insert(0, doc[item[0].i - 1])
