@@ -19,3 +19,14 @@ def catalogue_tools():
     from ibachat.agent.meaning import catalogue
 
     return [dict(t) for t in catalogue()]
+
+
+@pytest.fixture(scope="module")
+def empty_planner(tmp_path_factory):
+    """A planner over an empty store with MiniLM: what a message alone routes to."""
+    from ibachat.agent.planner import Planner
+    from memory.memory import Memory
+
+    memory = Memory.open(tmp_path_factory.mktemp("empty"), embedder="minilm", fsync=False)
+    yield Planner(memory)
+    memory.close()

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from ibachat.agent.planner import Planner
-from memory.memory import Memory
-
 DISHWASHER = {
     "name": "start_dishwasher",
     "description": "Start a programme on the connected dishwasher",
@@ -32,15 +29,6 @@ SPRINKLER = {
 }
 
 
-@pytest.fixture(scope="module")
-def planner(tmp_path_factory):
-    from memory.embedders.registry import load_embedder
-
-    memory = Memory.open(tmp_path_factory.mktemp("m"), embedder=load_embedder("minilm"), fsync=False)
-    yield Planner(memory)
-    memory.close()
-
-
 @pytest.mark.parametrize(
     ("text", "tool"),
     [
@@ -48,13 +36,13 @@ def planner(tmp_path_factory):
         ("could you run the sprinkler on the back lawn for 20 mins", "start_sprinkler"),
     ],
 )
-def test_a_device_verb_on_the_thing_the_tool_is_named_for_is_its_act(planner, text, tool):
-    r = planner.route(text, [DISHWASHER, SPRINKLER])
+def test_a_device_verb_on_the_thing_the_tool_is_named_for_is_its_act(empty_planner, text, tool):
+    r = empty_planner.route(text, [DISHWASHER, SPRINKLER])
     assert r.kind == "tool" and r.tool["name"] == tool, r.why
 
 
 @pytest.mark.parametrize(
     "text", ["run a bath for me", "run the numbers on this quote", "I ran the dishwasher twice"]
 )
-def test_a_device_verb_on_anything_else_is_no_act(planner, text):
-    assert planner.route(text, [DISHWASHER, SPRINKLER]).kind == "text"
+def test_a_device_verb_on_anything_else_is_no_act(empty_planner, text):
+    assert empty_planner.route(text, [DISHWASHER, SPRINKLER]).kind == "text"

@@ -394,6 +394,14 @@ def _groups() -> dict[str, frozenset[int]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
+def _worked_after(request: Request, verb: str) -> bool:
+    """Whether the thing is what the verb works: said after the verb in the verb's own clause ("run a
+    wool wash"), not a thing said before it ("coffee with Tom at 3, wish me luck")."""
+    clause = request.clause.lower()
+    at_verb = clause.find(verb.split()[0])
+    return 0 <= at_verb < clause.find(request.head.lower(), at_verb + 1)
+
+
 def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> tuple[bool, str]:
     """Whether the request's verb is an act this tool performs."""
     verb = request.verb
@@ -401,6 +409,12 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
         # "I need a car to drive me to the hospital": a car someone drives for the user, and the tool's
         # own description says its car is driven by the user ("Rent a car to drive yourself")
         return False, f"a {request.head or 'thing'} to {request.serves} you is worked by someone else"
+    if verb is None and request.form == "fragment" and request.company and not _takes_people(tool):
+        # "coffee with Tom at 3", "lunch with Hana on friday": an occasion with someone, no thing to get
+        return (
+            False,
+            f"a {request.head or 'thing'} with {request.company[0]} is an occasion, not a thing to get",
+        )
     if verb is None:
         return True, "a want of a thing"
     acts = tool_acts(tool)
@@ -447,7 +461,7 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
         return ok, f"{verb!r} {'is sent by' if ok else 'is not sent by'} the tool"
     if cls == "speech" and any(_same(_stem(m), name) for m in request.media):
         return True, f"{verb!r} by {request.media[0]}: the tool sends it"
-    if cls == "device" and request.head and _stem(request.head) in name:
+    if cls == "device" and request.head and _stem(request.head) in name and _worked_after(request, verb):
         # "run a wool wash" and a tool named for washes: worked on the very thing the tool is named for
         return True, f"{verb!r} a {request.head}: the thing the tool is named for"
     if cls in RESTRICTED:

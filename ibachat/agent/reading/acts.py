@@ -31,6 +31,7 @@ from ibachat.agent.reading.speech.commands import (
     _PRONOUNS,
     _asks_what_can_be_done,
     _command,
+    _company,
     _ends,
     _venues,
     command_parse,
@@ -735,9 +736,21 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
             for g in t.children
             if g.dep_ == "pobj" and g.pos_ == "NOUN"
         )  # "paris to brussels by rail": the means it goes by
+        company = _company(first_noun) if first_noun is not None and form == "fragment" else ()
         return "request", [
             Request(
-                phrase, None, phrase, head, form, nouns, common, places, media, venues=venues, quals=quals
+                phrase,
+                None,
+                phrase,
+                head,
+                form,
+                nouns,
+                common,
+                places,
+                media,
+                venues=venues,
+                quals=quals,
+                company=company,  # "coffee with Tom at 3": an occasion with someone
             )
         ]
     return "statement", []
