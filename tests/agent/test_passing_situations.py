@@ -48,6 +48,8 @@ def test_a_passing_situation_ends_when_said(text, days):
         "I was off sick for two weeks in January",  # told of as past
         "can you book the van until Sunday",  # a request's span
         "how long do builders usually take, two weeks?",  # a question
+        "fyi make me a meal plan for the next week.",  # a command, however it opens
+        "btw book me a room in Leeds for 2 nights from the 14th",
     ],
 )
 def test_a_past_event_a_request_or_a_question_is_no_situation(text):

@@ -447,9 +447,15 @@ def situations(turn: Turn, said: list[str], extractor: str) -> list[PreferenceEv
             continue  # "the reunion is next week": when a thing happens, not how long a situation lasts
         if read_act(sentence).requests:
             continue  # "book the room until sunday": a request's span
-        root = next((t for t in parse(sentence) if t.dep_ == "ROOT"), None)
-        if root is not None and root.tag_ == "VBD":
+        doc = parse(sentence)
+        root = next((t for t in doc if t.dep_ == "ROOT"), None)
+        if root is None or root.tag_ == "VBD":
             continue  # "I was off for two weeks": told of as past
+        subjects = ("nsubj", "nsubjpass", "expl")
+        if not any(t.dep_ in subjects for t in doc) or (
+            root.tag_ == "VB" and not any(c.dep_ in subjects for c in root.children)
+        ):
+            continue  # "fyi book me a hotel for 2 nights": a command, however it opens
         out.append(
             event(
                 turn,
