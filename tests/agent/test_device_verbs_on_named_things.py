@@ -2,7 +2,7 @@
 thing the tool is named for: "run the dishwasher on eco" of a tool named for a dishwasher, "run a wool
 wash" of one named for washes. On the code before, "run" was no act of a tool whose own verb is "start",
 and the request was answered in text. A thing the tool is not named for ("run a bath", "run the numbers")
-is still no act of it.
+is still no act of it, nor is a device verb that works against the thing ("skip the dishwasher").
 
 Probes in words of our own; the store is empty and MiniLM is real.
 """
@@ -42,7 +42,13 @@ def test_a_device_verb_on_the_thing_the_tool_is_named_for_is_its_act(empty_plann
 
 
 @pytest.mark.parametrize(
-    "text", ["run a bath for me", "run the numbers on this quote", "I ran the dishwasher twice"]
+    "text",
+    [
+        "run a bath for me",
+        "run the numbers on this quote",
+        "I ran the dishwasher twice",
+        "skip the dishwasher tonight, it's half empty",
+    ],
 )
 def test_a_device_verb_on_anything_else_is_no_act(empty_planner, text):
     assert empty_planner.route(text, [DISHWASHER, SPRINKLER]).kind == "text"

@@ -394,6 +394,10 @@ def _groups() -> dict[str, frozenset[int]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
+# the device verbs that set a thing going (a closed class): "skip", "pause", "mute" work against it
+_SETS_GOING = frozenset({"run", "play", "turn on", "switch on"})
+
+
 def _worked_after(request: Request, verb: str) -> bool:
     """Whether the thing is what the verb works: said after the verb in the verb's own clause ("run a
     wool wash"), not a thing said before it ("coffee with Tom at 3, wish me luck")."""
@@ -461,7 +465,7 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
         return ok, f"{verb!r} {'is sent by' if ok else 'is not sent by'} the tool"
     if cls == "speech" and any(_same(_stem(m), name) for m in request.media):
         return True, f"{verb!r} by {request.media[0]}: the tool sends it"
-    if cls == "device" and request.head and _stem(request.head) in name and _worked_after(request, verb):
+    if verb in _SETS_GOING and request.head and _stem(request.head) in name and _worked_after(request, verb):
         # "run a wool wash" and a tool named for washes: worked on the very thing the tool is named for
         return True, f"{verb!r} a {request.head}: the thing the tool is named for"
     if cls in RESTRICTED:
