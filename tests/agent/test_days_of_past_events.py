@@ -85,3 +85,16 @@ def test_a_clock_fills_the_start_in_the_schema_s_own_order_and_off_is_an_end(tex
 
     got = {n: v.value for n, v in stated_values(LAMP, text, NOW).items() if n in LAMP["properties"]}
     assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("the boiler packed in last thursday, can you log an insurance claim", date(2026, 11, 26)),
+        ("my bike was stolen from outside the station last Monday", date(2026, 11, 30)),
+        ("add my expenses from last tues", date(2026, 11, 24)),  # said on a Tuesday: the week before
+    ],
+)
+def test_last_and_a_weekday_is_the_one_gone_by(text, day):
+    """Before, "last saturday" was read as the coming Saturday (a claim dated in the future)."""
+    assert read_when(text, NOW).day == day

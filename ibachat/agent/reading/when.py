@@ -183,6 +183,7 @@ _IN_SPAN = re.compile(
 _RELATIVE = re.compile(r"\b(today|tonight|tomorrow|this\s+(?:morning|afternoon|evening))\b", re.I)
 _WEEKEND = re.compile(r"\b(this|next|the|on\s+the|over\s+the)?\s*weekend\b", re.I)
 _NEXT_WD = re.compile(rf"\bnext\s+{_WD}\b", re.I)
+_LAST_WD = re.compile(rf"\blast\s+{_WD}\b", re.I)
 _THIS_WD = re.compile(rf"\b(?:(on|this|coming|this\s+coming)\s+)?{_WD}\b", re.I)
 _VAGUE = re.compile(
     r"\b(?:(?:the\s+)?(?:end|start|beginning|middle)\s+of\s+(?:the\s+|this\s+|next\s+)?(?:month|week|year)|"
@@ -385,6 +386,10 @@ def _listed_day(text: str, now: datetime) -> tuple[date | None, str, str | None]
             continue  # "on Monday", "Sam Friday" (a person, then a day): a weekday
         # "Easter Monday", "Black Friday": a name that ends in a weekday, which nothing here dates
         return None, m.group(0), f"Which day is {m.group(0)}?"
+    m = _LAST_WD.search(text)
+    if m:  # "got nicked last saturday": the one gone by, never the coming one
+        back = (today.weekday() - _weekday(m.group(1))) % 7 or 7
+        return today - timedelta(days=back), m.group(0), None
     m = _NEXT_WD.search(text)
     if m:
         wd = _weekday(m.group(1))
