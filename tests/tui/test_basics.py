@@ -37,7 +37,12 @@ async def test_a_streamed_answer_stops_on_esc_or_ctrl_c_and_the_session_goes_on(
         await pilot.press(key)
         await settle(pilot)
         assert llm.stopped.is_set() and app.is_running
-        assert answer.has_class("-stopped") and "(stopped)" in screen_text(app)
+        # on a busy machine the mark is drawn a frame or two after the stop: wait for it, never sleep
+        await wait_until(
+            pilot,
+            lambda: answer.has_class("-stopped") and "(stopped)" in screen_text(app),
+            "the answer marked stopped on screen",
+        )
         assert len(memory) == 0  # nothing half done: the question is not kept without its answer
         assert not any(n.severity == "error" for n in app._notifications)
         await send(pilot, "and now a short one")
