@@ -33,3 +33,12 @@ def test_an_occasion_with_someone_orders_nothing(empty_planner, text):
 def test_a_thing_got_with_its_particulars_is_still_asked_for(empty_planner):
     r = empty_planner.route("table for 4 with Sam at Luigi's friday 8pm", [dict(t) for t in catalogue()])
     assert r.kind == "tool" and r.tool["name"] == "book_table", r.why
+
+
+def test_a_request_verb_the_parse_took_for_a_noun_is_no_occasion(empty_planner):
+    """ "book maya's next session with mrs okafor": "book" read as a noun makes a fragment with someone,
+    but the message opens with a verb of a request, so it is not told of as an occasion."""
+    r = empty_planner.route(
+        "book maya's next session with mrs okafor, saturday at 10am", [dict(t) for t in catalogue()]
+    )
+    assert "occasion" not in r.why, r.why

@@ -398,6 +398,13 @@ def _groups() -> dict[str, frozenset[int]]:
 _SETS_GOING = frozenset({"run", "play", "turn on", "switch on"})
 
 
+def _opens_with_an_act(clause: str) -> bool:
+    """Whether the clause opens with a verb of a request that the parse took for a noun ("book maya's next
+    session with mrs okafor"): an act asked for, not an occasion told of."""
+    first = clause.split()[0].lower() if clause.split() else ""
+    return any(first in verbs for verbs in _classes().values())
+
+
 def _worked_after(request: Request, verb: str) -> bool:
     """Whether the thing is what the verb works: said after the verb in the verb's own clause ("run a
     wool wash"), not a thing said before it ("coffee with Tom at 3, wish me luck")."""
@@ -413,7 +420,13 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
         # "I need a car to drive me to the hospital": a car someone drives for the user, and the tool's
         # own description says its car is driven by the user ("Rent a car to drive yourself")
         return False, f"a {request.head or 'thing'} to {request.serves} you is worked by someone else"
-    if verb is None and request.form == "fragment" and request.company and not _takes_people(tool):
+    if (
+        verb is None
+        and request.form == "fragment"
+        and request.company
+        and not _takes_people(tool)
+        and not _opens_with_an_act(request.clause)
+    ):
         # "coffee with Tom at 3", "lunch with Hana on friday": an occasion with someone, no thing to get
         return (
             False,
