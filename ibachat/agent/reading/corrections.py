@@ -7,7 +7,7 @@ for a number, a noun for a noun), from the parse. A value read across the cut qu
 the user wrote (``own_words``: "Wednesday" of "on Wednesday"). The markers are a closed class of English
 self-repair ("no wait", "actually no", "I mean", "or rather", "scratch that", "(actually) make that",
 "wait," and "actually, just" before the new item,
-"no, make it" (never "make it" alone: "order a pizza, make it spicy"), and a bare ", no," between commas).
+"no, make it", "actually make it" (never "make it" alone: "order a pizza, make it spicy"), and a bare ", no," between commas).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 
 # a bare "no" between commas repairs too ("on Saturday, no, Sunday"); "no sugar" turns a thing down
-_MARKER = r"(?:no,?\s+make\s+it|no(?=\s*,)|wait(?=\s*,)|actually(?=\s*,?\s*just\b)|no,?\s+wait|wait,?\s+no|no,?\s+actually|actually,?\s+no|no,?\s+sorry|sorry|i\s+mean|or\s+rather|scratch\s+that|(?:actually,?\s+)?make\s+that)"
+_MARKER = r"(?:(?:no|actually),?\s+make\s+it|no(?=\s*,)|wait(?=\s*,)|actually(?=\s*,?\s*just\b)|no,?\s+wait|wait,?\s+no|no,?\s+actually|actually,?\s+no|no,?\s+sorry|sorry|i\s+mean|or\s+rather|scratch\s+that|(?:actually,?\s+)?make\s+that)"
 _REPAIR = re.compile(rf"(?i)(?:\s*[,;:\-–—]\s*|\s+)(?:{_MARKER}\b[\s,:\-–—]*)+")
 _NOMINAL = frozenset({"DET", "ADJ", "NOUN", "PROPN", "NUM", "PART"})  # words of a noun phrase, by tag
 _WHEN = ("DATE", "TIME")  # the parser's entities for a day or a time ("7pm" is one, not a number of pm)
@@ -95,12 +95,20 @@ def corrected(text: str) -> str:
         said = text[then[0].idx : then[-1].idx + len(then[-1].text)]
         if not (_kinds(text[first.idx : m.start()], first, last) & _kinds(said, head, head)):
             continue  # "book the gym, sorry for the typo": what follows is no other one of it
+        if re.search(r"(?i)actually,?\s+make\s+it", m.group(0)) and not (
+            _kinds(said, head, head) & {"number", "when"}
+        ):
+            continue  # "a pizza, actually make it spicy" adds to it; "two nights, actually make it 3" changes
         if any(
             t.lemma_.lower() == "one" and (t.pos_ != "NUM" or doc[t.i - 1].pos_ in ("DET", "ADJ"))
             for t in then
         ):
             continue  # "a large latte, no wait, a medium one": the thing stays, only a quality changes
-        alone = head.i + 1 >= len(doc) or doc[head.i + 1].is_punct or doc[head.i + 1].pos_ in ("ADP", "CCONJ")
+        alone = (
+            head.i + 1 >= len(doc)
+            or doc[head.i + 1].is_punct
+            or doc[head.i + 1].pos_ in ("ADP", "CCONJ", "SCONJ")
+        )
         mods = [t for t in item if t is not last and t.pos_ in ("NUM", "ADJ", "NOUN")]
         if alone and mods and last.pos_ == "NOUN" and head.pos_ != "NOUN" and not _CLOCK.match(last.text):
             # "3 nights, or rather 4", "standard class - scratch that, first": one word of it is changed
@@ -115,6 +123,7 @@ def own_words(quote: str, request: str) -> str:
     """``quote`` as the user wrote it: a quote read across a cut ("on Wednesday" of "on Tuesday, sorry,
     Wednesday", "4 nights" of "3 nights, or rather 4") keeps its run of words the request holds word for
     word that says most: a number first, then the most words that are not English function words."""
+    from spacy.lang.en.lex_attrs import like_num
     from spacy.lang.en.stop_words import STOP_WORDS
 
     def plain(text: str) -> str:
@@ -131,7 +140,7 @@ def own_words(quote: str, request: str) -> str:
     return max(
         runs,
         key=lambda r: (
-            any(c.isdigit() for c in r),
+            any(c.isdigit() for c in r) or any(like_num(w) for w in r.split()),  # "three" as much as "3"
             sum(w.lower() not in STOP_WORDS for w in r.split()),
             len(r),
         ),

@@ -493,6 +493,13 @@ _CLOCK = re.compile(
     re.I,
 )
 _HALF_PAST = re.compile(rf"\bhalf\s+(?:past\s+)?{_CW}\b", re.I)
+# an hour said with the morning, afternoon, evening or night after it: "7 in the evening", "eight o'clock in the morning",
+# "6.30 in the morning", "11 at night"; the part says the half of the day
+_COUNTED_BEFORE = re.compile(r"(?i)\b(?:past|to|after|half)\s+$")  # "quarter past eight in the morning"
+_HOUR_IN_PART = re.compile(
+    rf"\b{_CW}(?:[:.](\d{{2}}))?\s+(?:o'?\s?clock\s+)?(?:in\s+the\s+(morning|afternoon|evening)|at\s+(night))\b",
+    re.I,
+)
 _QUARTER = re.compile(rf"\bquarter\s+(past|to|after)\s+{_CW}\b", re.I)
 # minutes past or to an hour: "10 past 5", "twenty-five past seven", "ten to six", "20 minutes to 6"
 _MINUTE_WORDS = {"five": 5, "ten": 10, "twenty": 20, "twenty-five": 25}
@@ -533,6 +540,14 @@ def _read_time(text: str) -> tuple[int | None, int, str | None, str]:
                 m.group(0),
             )
         return int(m.group(8)), int(m.group(9)), None, m.group(0)
+    m = next((m for m in _HOUR_IN_PART.finditer(text) if not _COUNTED_BEFORE.search(text[: m.start()])), None)
+    if m:
+        hour = _clock_n(m.group(1))
+        if 1 <= hour <= 12:
+            part = (m.group(3) or m.group(4)).lower()
+            # "11 at night" is in the evening, "2 at night" after midnight
+            half = "am" if part == "morning" or (part == "night" and (hour < 5 or hour == 12)) else "pm"
+            return hour, int(m.group(2) or 0), half, m.group(0)
     m = _QUARTER.search(text)
     if m:
         hour = _clock_n(m.group(2))
@@ -551,6 +566,14 @@ def _read_time(text: str) -> tuple[int | None, int, str | None, str]:
         if 1 <= hour <= 12 or (word.isdigit() and 13 <= hour <= 23):
             return hour, 0, "pm" if hour >= 13 else None, m.group(0)
     return None, 0, None, ""
+
+
+def clock_of(words: str) -> tuple[int, int, str | None] | None:
+    """(hour, minute, 'am'|'pm'|None when unsaid) of the clock time the words say, or None."""
+    hour, minute, half, _ = _read_time(words)
+    if hour is not None and half is None and hour <= 12 and _PART.search(words):
+        half = half_of_day(words, hour)  # "half nine in the morning"
+    return None if hour is None else (hour, minute, half)
 
 
 def _minutes_past(text: str) -> tuple[int, int, str | None, str] | None:

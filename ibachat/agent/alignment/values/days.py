@@ -11,7 +11,7 @@ from typing import Any
 
 from ibachat.agent.alignment.values.common import _END, Stated, _measure, _split, _stem
 from ibachat.agent.reading.frame import Frame
-from ibachat.agent.reading.when import When, read_when
+from ibachat.agent.reading.when import When, clock_of, read_when
 
 
 def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: dict[str, Stated]) -> None:
@@ -58,10 +58,14 @@ def _times(props: dict[str, Any], frame: Frame, task: str, now: datetime, out: d
     clock_range = next(
         (r for r in frame.ranges if re.search(r"\d", r[0]) and re.search(r"(?i)am|pm", r[1])), None
     )
-    if clock_range is not None:
-        half = "" if re.search(r"(?i)am|pm", clock_range[0]) else _half_of(clock_range[1])
-        first = read_when(f"{clock_range[0]}{half}", now).time
-        last = read_when(clock_range[1], now).time
+    worded = None if clock_range is not None else next(filter(None, map(_worded_ends, frame.ranges)), None)
+    if clock_range is not None or worded is not None:
+        if worded is not None:
+            first, last, clock_range = worded
+        else:
+            half = "" if re.search(r"(?i)am|pm", clock_range[0]) else _half_of(clock_range[1])
+            first = read_when(f"{clock_range[0]}{half}", now).time
+            last = read_when(clock_range[1], now).time
         if first and clocks:
             out[clocks[0]] = Stated(first, clock_range[2].text)
             ends = [c for c in clocks[1:] if _END.search(c)]
@@ -112,6 +116,51 @@ def _lasting(props: dict[str, Any], minutes: int, words: str, out: dict[str, Sta
             return
 
 
+def _worded_ends(stretch: tuple[str, str, Any]) -> tuple[str, str, Any] | None:
+    """ "from 7 in the evening till half eleven", "from 2 in the afternoon until 6": the two clocks of a
+    stretch whose ends are said in words or bare, one of them with its am or pm said; the other end
+    takes the half that puts it after the first (a stretch of hours runs forward, under a day)."""
+    ends = [_bare_clock(stretch[0]) or clock_of(stretch[0]), _bare_clock(stretch[1]) or clock_of(stretch[1])]
+    if ends[0] is None or ends[1] is None or (ends[0][2] is None and ends[1][2] is None):
+        return None
+    (h1, m1, a1), (h2, m2, a2) = ends  # type: ignore[misc]
+
+    def at(hour: int, minute: int, half: str | None) -> int:
+        return ((hour % 12) + (12 if half == "pm" else 0)) * 60 + minute if hour <= 12 else hour * 60 + minute
+
+    if a1 is None:
+        start_at = max((at(h1, m1, h) for h in ("am", "pm") if at(h1, m1, h) < at(h2, m2, a2)), default=None)
+        if start_at is None:
+            return None
+        end_at = at(h2, m2, a2)
+    else:
+        start_at = at(h1, m1, a1)
+        # "from eight in the evening to 1": past midnight when no half of the day puts it later
+        end_at = (
+            at(h2, m2, a2)
+            if a2 is not None
+            else min(
+                (at(h2, m2, h) for h in ("am", "pm") if at(h2, m2, h) > start_at), default=at(h2, m2, "am")
+            )
+        )
+    if end_at == start_at or (end_at < start_at and a2 is not None):
+        return None
+    return (
+        f"{start_at // 60 % 24:02d}:{start_at % 60:02d}",
+        f"{end_at // 60 % 24:02d}:{end_at % 60:02d}",
+        stretch,
+    )
+
+
+def _bare_clock(words: str) -> tuple[int, int, None] | None:
+    """ "6", "10.30": an end of a stretch of hours said as a bare number."""
+    noon = re.fullmatch(r"(?i)(noon|midday|midnight)", words.strip())
+    if noon:  # midnight closes the day: 24:00, written 00:00
+        return (12, 0, "pm") if noon.group(1).lower() != "midnight" else (24, 0, "pm")
+    m = re.fullmatch(r"(\d{1,2})(?:[:.](\d{2}))?", words.strip())
+    return (int(m.group(1)), int(m.group(2) or 0), None) if m and 1 <= int(m.group(1)) <= 12 else None
+
+
 def _half_of(last: str) -> str:
     """ "9 till 11am": the first end takes the half of the day of the last when it says none."""
     m = re.search(r"(?i)\d\s*(am|pm)\b", last)
@@ -147,6 +196,8 @@ def _range_days(frame: Frame, now: datetime) -> tuple[tuple[date, str], tuple[da
             if start is not None:
                 a = dataclasses.replace(a, day=start, question=None)
         if a.day is None or b.day is None or a.question or b.question:
+            continue
+        if a.day_from_clock or b.day_from_clock:  # "from 7 in the evening till half eleven": hours, no days
             continue
         end = b.day
         while end < a.day:  # "from Friday until Monday": the Monday after

@@ -170,8 +170,15 @@ def _spans(
         if not _free(p) or n in out or n in roles or place_role(n, p):
             continue
         named = {_stem(w) for w in _split(n)} - {_stem("name"), _stem("title")}
+        quoted = lab.get("quoted")
+        after = re.match(r"[\"'”’]?\s*([A-Za-z]+)", frame.text[quoted.end :]) if quoted is not None else None
+        if after is not None and _stem(after.group(1).lower()) in named and give(n, quoted):
+            continue  # 'burn my "Gran at 90" playlist': the quote names the thing the parameter is named for
         for span, head in zip(frame.verb_objects, frame.object_heads):
-            if _stem(head) in named and len(span.text.split()) > 1 and give(n, span):
+            inside = quoted is not None and span.start <= quoted.start and quoted.end < span.end
+            if inside:
+                span = quoted  # "print the 'Iceland 2026' album": the name it is called by, in its quotes
+            if _stem(head) in named and (inside or len(span.text.split()) > 1) and give(n, span):
                 break
 
 

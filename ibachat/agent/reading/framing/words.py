@@ -103,6 +103,8 @@ _QUOTED = re.compile(
 )
 
 
+_JOIN_OPENS = re.compile(r"(?i)(?:to|till|til|until|through|thru)\s+")
+_UNTIL_CLAUSE = re.compile(r"(?i)^\s*(?:till|til|until)\s+(?:[\w']+\s+){1,6}?(?:on\s+|by\s+)?$")
 _RANGE_JOIN = re.compile(r"(?i)^\s*(?:to|till|til|until|through|thru|-|–|and)\s*$")
 # a stay said by its two ends: "in on Christmas Eve and out on the 28th", "arriving Friday, leaving
 # Monday": the word before the first day opens it, the words between close it
@@ -157,7 +159,14 @@ def _ranges(
             out.append((*ends, Span(m.group(0), m.start(), m.end())))
     for (a1, b1), (a2, b2) in zip(mask, mask[1:]):
         between = text[b1:a2]
-        stay = bool(_STAY_CLOSE.match(between) and _STAY_OPEN.search(text[:a1]))
+        joined = _JOIN_OPENS.match(text[a2:b2])
+        if joined and not between.strip():  # "from 2 in the afternoon until 6": the join opens the end's span
+            between, a2 = between + joined.group(0), a2 + joined.end()
+        stay = bool(_STAY_CLOSE.match(between) and _STAY_OPEN.search(text[:a1])) or bool(
+            # "from the 27th until we fly home on Jan 2nd": the end is the day of what closes the stretch
+            _UNTIL_CLAUSE.match(between)
+            and (re.search(r"(?i)\bfrom\s+$", text[:a1]) or re.match(r"(?i)from\s", text[a1:b1]))
+        )
         if not (_RANGE_JOIN.match(between) or stay):
             continue
         if not stay and between.strip().lower() == "and" and not re.search(r"(?i)\bbetween\s*$", text[:a1]):
@@ -166,7 +175,23 @@ def _ranges(
         if any(r[2].start <= a1 < r[2].end for r in out):
             continue
         out.append((first, text[a2:b2].strip(), Span(text[a1:b2], a1, b2)))
+    for a1, b1 in mask:  # "from 2 in the afternoon until 6 on Sunday": a clock's end, bare, after a time
+        if any(r[2].start <= a1 < r[2].end for r in out):
+            continue
+        inner = _INNER_JOIN.search(text, a1, b1)  # or inside one span: "2 in the afternoon until 6"
+        end = _BARE_END.match(text, inner.start() if inner else b1)
+        if end is None:
+            continue
+        first = re.sub(r"(?i)^(?:from|between)\s+", "", text[a1 : inner.start() if inner else b1].strip())
+        if read_when(first, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)).time is not None:
+            out.append((first, end.group(1), Span(text[a1 : end.end()], a1, end.end())))
     return tuple(out)
+
+
+_INNER_JOIN = re.compile(r"(?i)\s+(?:to|till|til|until)\s+")
+_BARE_END = re.compile(
+    r"(?i)\s+(?:to|till|til|until)\s+(\d{1,2}(?:[:.]\d{2})?(?:\s*(?:am|pm))?|half\s+[a-z]+|noon|midday|midnight)\b"
+)
 
 
 _EVERY = re.compile(
