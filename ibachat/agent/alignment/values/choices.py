@@ -37,6 +37,7 @@ def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated
     said = re.sub(  # "email me rather than sms": what is turned down names no value
         r"[\w'-]+", lambda m: " " * len(m.group(0)) if _refused_word(m.group(0), frame) else m.group(0), said
     )
+    said = _placeholders_qualities_blanked(task, said)
     for a in frame.amounts:  # "budget €50-€80", "a budget of £200": the word names the price, no value
         if a.unit != "money":
             continue
@@ -70,6 +71,8 @@ def _enums(props: dict[str, Any], frame: Frame, task: str, out: dict[str, Stated
             cue = re.search(r"[\w']+\s+$", frame.text[max(0, thing.start - 30) : thing.start])
             out[n] = Stated(nothing, (cue.group(0) if cue else "") + thing.text)  # quoted with its "no"
             continue
+        if hit is not None and _with_another_value(p["enum"], hit, task):
+            continue  # "both gas and electric" for one fuel: neither alone is what was asked
         if hit is not None and not (set(hit[1].lower().split()) & frame.negated):
             found[n] = hit  # "don't allow substitutions" names no value
     # one value named for two parameters ("low impact": intensity and impact both allow "low"): the
@@ -138,7 +141,11 @@ def _when_enums(props: dict[str, Any], task: str, now: datetime, out: dict[str, 
     if when.part and when.time_words and _said(when.time_words, task):
         for label in _PARTS.get(when.part, (when.part,)):
             fits = [
-                n for n, vals in open_enums.items() if label in vals and not _longer_said(label, vals, task)
+                n
+                for n, vals in open_enums.items()
+                if label in vals
+                and not _longer_said(label, vals, task)
+                and not _other_said(label, vals, props[n].get("default"), task)
             ]
             if len(fits) == 1:
                 n = fits[0]
@@ -158,6 +165,33 @@ def _when_enums(props: dict[str, Any], task: str, now: datetime, out: dict[str, 
 def _longer_said(label: str, values: list[str], task: str) -> bool:
     """Whether the request names an allowed value that holds ``label`` ("early morning" for "morning")."""
     return any(v != label and label in v and _said(v.replace("_", " "), task) for v in values)
+
+
+# nouns for all of what is asked without naming it (a closed class): "the whole thing", "the whole lot";
+# "budget stuff", "the advanced one" name the thing's own kind
+_WHOLES = frozenset({"thing", "things", "lot"})
+
+
+def _placeholders_qualities_blanked(task: str, said: str) -> str:
+    """``said`` without the words that qualify a noun standing for no thing ("keep the whole thing under
+    70 quid": "whole" is no kind of milk), by the parse."""
+    from ibachat.agent.reading.parse import parse
+
+    if not any(w in _WHOLES for w in re.findall(r"[a-z]+", task.lower())):
+        return said
+    for t in parse(task):
+        if t.dep_ in ("amod", "compound") and t.head.lower_ in _WHOLES and t.head.i != t.i:
+            said = said[: t.idx] + " " * len(t.text) + said[t.idx + len(t.text) :]
+    return said
+
+
+def _other_said(label: str, values: list[str], default: Any, task: str) -> bool:
+    """Whether the request names another allowed value by its own words ("the red-eye ... Monday
+    night": red_eye, not the evening the night would give); the default and function words say none."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    skip = {str(default).lower(), label}
+    return any(v not in skip and v not in STOP_WORDS and _said(v.replace("_", " "), task) for v in values)
 
 
 def _said(quote: str, task: str) -> bool:
@@ -613,6 +647,50 @@ def _means_value(prop: dict[str, Any], said: str) -> tuple[Any, str] | None:
         if len(hits) == 1:
             return hits.pop(), m.group(0)
     return None
+
+
+def _with_another_value(enum: list[Any], hit: tuple[Any, str], task: str) -> bool:
+    """Whether the words naming one allowed value are coordinated in the parse with words naming
+    another ("gas and electric", "the 7 or the 9"): a parameter of one value is not told which."""
+    from ibachat.agent.reading.parse import parse
+
+    at = task.lower().find(hit[1].lower())
+    if at < 0 or not re.search(r"(?i)\b(?:and|or|&|plus)\b", task):
+        return False
+    others = [
+        {_stem(w) for w in _split(str(v))}
+        for v in enum
+        if v != hit[0] and str(v).lower() not in ("none", "no")
+    ]
+
+    def names_another(word: str) -> bool:
+        return any(_kin(_stem(word.lower()), w) or _stem(word.lower()) == w for o in others for w in o)
+
+    # the word right before or after it across "and"/"or" ("the building and the contents"), or a conjunct
+    # the parse gives it
+    low, end = task.lower(), at + len(hit[1])
+    before = re.search(rf"([a-z]+)\s+{_JOINED}\s+(?:{_DETS}\s+)?$", low[:at])
+    after = re.match(rf"\s+{_JOINED}\s+(?:{_DETS}\s+)?([a-z]+)", low[end:])
+    if (before and names_another(before.group(1))) or (after and names_another(after.group(1))):
+        return True
+    for t in parse(task):
+        if not at <= t.idx < end:
+            continue
+        for c in t.conjuncts:
+            if at <= c.idx < end:
+                continue  # "cut and blow dry": one value's own words
+            between = low[min(t.idx, c.idx) : max(t.idx, c.idx)]
+            if not re.search(r"\b(?:and|or|plus)\b|&", between) or re.search(
+                r"\b(?:than|not|instead)\b", between
+            ):
+                continue  # "text me rather than a notification": a contrast, not two things
+            if names_another(c.text):
+                return True
+    return False
+
+
+_JOINED = r"(?:and|or|&|plus)"
+_DETS = r"(?:the|my|our|a|an|its|their|your)"
 
 
 def _kin(a: str, b: str) -> bool:

@@ -489,6 +489,16 @@ def _negated(doc: Doc) -> frozenset[str]:
                     out |= {g.lemma_.lower() for g in c.children if g.dep_ in ("compound", "amod")}
                     out |= _refused_with(c)
                     out |= {j.lemma_.lower() for j in c.conjuncts if _bare_conjunct(j)}
+    for t in doc:  # "too shy for a group class", "too nervous for flights": what it is too much for
+        if t.lower_ == "too" and t.dep_ == "advmod" and t.head.pos_ == "ADJ" and t.head.i != t.i:
+            for prep in t.head.children:
+                if prep.dep_ == "prep" and prep.lower_ == "for":
+                    for thing in prep.children:
+                        if thing.dep_ == "pobj" and thing.pos_ in ("NOUN", "PROPN") and not thing.like_num:
+                            out.add(thing.lemma_.lower())
+                            out |= {
+                                g.lemma_.lower() for g in thing.children if g.dep_ in ("compound", "amod")
+                            }
     for t in doc:
         if t.lower_ in _NEGATORS or t.dep_ == "neg":
             # a preposition of leaving out governs what follows it, whatever the tagger hangs it on
