@@ -61,6 +61,9 @@ VERB_IS_ACT = 0.2
 NOUN_IN_TOOL = 0.06
 # A verb of no class that means the tool's object ("fly" and a flight): cosine of verb and name word.
 VERB_NAMES_OBJECT = 0.6
+# A verb of a class the tool's acts are not in that means one of its acts ("pause" and "freeze" 0.51,
+# "suspend" 0.57; "pause" and "book" or "order" 0.22, "play" and "book" 0.33, "stop" and "freeze" 0.41).
+VERB_MEANS_ACT = 0.5
 # The request names values of the tool's parameters ("oat milk", "red-eye", "balcony"): per parameter,
 # weighted by how few tools have that value (a value every tool has says nothing), at most three count.
 VALUE_NAMED = 0.08
@@ -258,6 +261,9 @@ def _classes() -> dict[str, frozenset[str]]:
     return word_classes("act_verbs")
 
 
+# the restricted classes whose verbs may mean a tool's act in other words ("pause" a membership it
+# freezes); a verb of undoing or refraining is near its opposite in meaning ("unsubscribe", "subscribe")
+_BY_MEANING = ("device", "modify")
 RESTRICTED = ("speech", "undo", "modify", "pay", "consult", "device", "refrain")
 
 
@@ -481,6 +487,12 @@ def _verb_fits(request: Request, tool: dict[str, Any], embed: Embed | None) -> t
     if verb in _SETS_GOING and request.head and _stem(request.head) in name and _worked_after(request, verb):
         # "run a wool wash" and a tool named for washes: worked on the very thing the tool is named for
         return True, f"{verb!r} a {request.head}: the thing the tool is named for"
+    if cls in _BY_MEANING and not acts & _classes()[cls] and embed is not None and acts:
+        # "pause my gym membership" and a tool that freezes one: another verb of the act, by meaning
+        mat = VECTORS.get(embed, [verb, *sorted(acts)])
+        sim = float((mat[1:] @ mat[0]).max())
+        if sim >= VERB_MEANS_ACT:
+            return True, f"{verb!r} means the tool's act ({sim:.2f})"
     if cls in RESTRICTED:
         return bool(acts & _classes()[cls]), f"{verb!r} is not what the tool does ({cls})"
     if embed is not None and name:
@@ -590,14 +602,25 @@ def _evidence(
     """Word evidence that the request is about this tool: a bonus, and whether its object or act is named."""
     name, desc = _words(tool)
     bonus, named = 0.0, False
+    in_names = _words_in_names(message or request.clause)
     head = _stem(request.head) if request.head else ""
+    if head and request.head.lower() in in_names:
+        # the last word of a name: "Premier Inn" may say what kind of place it is, "iPad Air" says
+        # nothing of a flight: it names the tool no more than another noun of the request does
+        if _same(head, name | desc):
+            bonus, named = NOUN_IN_TOOL, True
+        head = ""
     container = _container(request, tool)
     if container is None and any(_container(request, t) for t in background):
         head = ""  # "stick lunch with Ola in the diary": another tool is where it goes; lunch is its value
     if container:
         bonus, named = bonus + HEAD_IN_NAME, True  # where it goes names this tool
-    if head and _same(head, name):
+    if head and (_same(head, set(_name_things(tool))) or (_same(head, name) and not request.verb)):
+        # (with no verb of its own, a head that is the tool's act said as a noun names it: "order from
+        # Wagamama: ...")
         bonus, named = bonus + HEAD_IN_NAME, True
+    elif head and _same(head, name):
+        pass  # "get him a Lego set", "order a book": the tool's verb (set_reminder, book_table) as a thing
     elif head and _same(head, desc):
         bonus, named = bonus + HEAD_IN_DESCRIPTION, True
     if request.verb:
@@ -692,6 +715,27 @@ def _evidence(
         bonus += VALUE_NAMED * min(sum(values.values()), MAX_VALUES)
         named = named or sum(values.values()) >= 1.0
     return bonus, named
+
+
+@lru_cache(maxsize=256)
+def _words_in_names(message: str) -> frozenset[str]:
+    """The words, lower-cased, of a name of two or more capitalised words inside the message ("iPad Air",
+    "The Flight Club", "Train Dreams"): a name's words are not the kind of thing it is. None in a message
+    written in capitals throughout or in title case, where capitals mark no name."""
+    words = re.findall(r"[\w'&]+", message)
+    capital = [bool(re.match(r"[A-Z]|[a-z][A-Z]", w)) for w in words]
+    if not words or sum(capital) > 0.6 * len(words):
+        return frozenset()
+    out: set[str] = set()
+    run: list[str] = []
+    for i, (w, cap) in enumerate([*zip(words, capital), ("", False)]):
+        if cap and i > 0:
+            run.append(w.lower())
+            continue
+        if len(run) >= 2:
+            out |= set(run)
+        run = []
+    return frozenset(out)
 
 
 _CONTAINER_PREPS = frozenset({"in", "into", "on", "onto"})

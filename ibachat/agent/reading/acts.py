@@ -142,6 +142,21 @@ def _cased(text: str) -> bool:
     return bool(re.search(r"[a-z][A-Z]|(?<![\w'’])[A-Z](?=[a-z])", text))
 
 
+# thanks closing a message, and at most one word for whom (a closed class of thanking words)
+_THANKS_AT_END = re.compile(
+    r"(?i)[\s,.!;:\-–—]+(?:thanks|thank\s+you|thx|ty|ta|cheers)(?:\s+(?:so\s+much|a\s+lot|[a-z]+))?[\s!.]*$"
+)
+# verbs of being seen to by someone who serves (a closed class): "could I see a physio", "can I talk to
+# a counsellor"
+_SEEN_BY = frozenset({"see", "talk", "speak", "meet"})
+# a pictograph (and its joiners) between two runs of words, as a sentence break; not one that stands
+# for a thing after an article or a preposition ("get me a ☕ from Pret")
+_PICTOGRAPH_BREAK = re.compile(
+    r"(?<=[\w'])(?<!\ba)(?<!\ban)(?<!\bthe)(?<!\bmy)(?<!\bsome)(?<!\bof)(?<!\bfor)(?<!\bwith)(?<!\bto)"
+    r"\s*[\U0001f000-\U0001faff\u2600-\u27bf][\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]*\s+(?=[A-Za-z])"
+)
+
+
 @lru_cache(maxsize=4096)
 def read_act(message: str) -> SpeechAct:
     """What ``message`` asks the assistant to do, from its form (no tools involved)."""
@@ -154,6 +169,13 @@ def read_act(message: str) -> SpeechAct:
     )
     if not re.search(r"[A-Za-z]", text):
         return SpeechAct("empty", why="no words")
+    # "Saturday's our anniversary 🥂 can you get us into Moro?": a pictograph between two runs of words
+    # ends what was said before it, as a full stop would
+    text = _PICTOGRAPH_BREAK.sub(". ", text)
+    # "large oat flat white for 10:15 thanks legend": thanks and whom they are to, closing what was asked
+    thanked = _THANKS_AT_END.search(text)
+    if thanked is not None and len(text[: thanked.start()].split()) >= 3:
+        text = text[: thanked.start()]
     if _TAKEN_BACK.search(text):
         return SpeechAct("statement", why="taken back in an aside")  # "book a table? (just kidding)"
     found = _read(text)
@@ -686,6 +708,34 @@ def _at(sent, tokens: list, i: int) -> tuple[str, list[Request]]:
     ):
         found = _want_object(sent, tokens, i + 3, "want")
         return ("request", found) if found else ("question", [])
+    # "can she be seen at the vet on Friday?", "could I talk to a counsellor sometime", "can my dad see a
+    # physio this week": someone of the user's asks to be seen by one who serves, which is a booking
+    # with them (a closed class of verbs of being seen to)
+    if (
+        first in ("can", "could", "may")
+        and i + 2 < len(low)
+        and tokens[i + 1].pos_ in ("PRON", "PROPN", "NOUN")
+    ):
+        k = next((k for k in range(i + 2, min(i + 6, len(low))) if tokens[k].pos_ in ("VERB", "AUX")), None)
+        seen = k is not None and low[k] in ("be", "get") and k + 1 < len(low) and low[k + 1] == "seen"
+        if seen and k + 2 < len(low) and low[k + 2] in ("at", "by"):
+            j = k + 3
+        elif (
+            k is not None
+            and tokens[k].lemma_.lower() in _SEEN_BY
+            and low[i + 1] in _SELF | {"she", "he", "they"}
+        ):
+            j = k + 1 + (k + 1 < len(low) and low[k + 1] in ("to", "with"))
+            # one who serves, said as a noun after an article ("a counsellor"): not "see you", "speak English"
+            if not (
+                j + 1 < len(low) and low[j] in ("a", "an", "the", "someone") and tokens[j + 1].pos_ == "NOUN"
+            ):
+                j = -1
+        else:
+            j = -1
+        found = _want_object(sent, tokens, j, "want") if j > 0 else []
+        if found:
+            return "request", found
     # "can I book a table for 2 tonight?", "could I order the usual from Pret": the user asks to do what
     # the assistant does for them (a verb of arranging), not whether it can be done
     if (

@@ -201,7 +201,14 @@ def _qualities(tokens: list, i: int, head=None) -> tuple[str, ...]:
         and not _timeish(t)  # "fri night": when, not what kind
         and not (t.head.i != t.i and _timeish(t.head))  # "next fri"
         and t.head.dep_ != "pobj"  # "Boots on the high street": where, not what kind
+        and t.lower_ not in _WHICH_ONE  # "maya's next session": which one, not what kind
     )
+
+
+# adjectives that pick which one of a kind (a closed class), not what kind it is
+_WHICH_ONE = frozenset(
+    {"next", "last", "same", "usual", "other", "another", "regular", "following", "previous"}
+)
 
 
 _BARE_FILLERS = frozenset({"please", "pls", "plz", "it", "them", "for", "me", "us", "now", "thanks", "ta"})

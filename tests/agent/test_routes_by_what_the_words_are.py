@@ -1,0 +1,147 @@
+"""What a word is decides which tool, if any, it points to (session 33). On the code before: "a
+refurbished iPad Air" booked a flight (a product's name word), "a Lego set" set a reminder (a tool's
+verb as a noun), "pause my membership" fitted no tool that freezes one, "anniversary 🥂 can you get
+us into ..." was a question, a verbless order ending "thanks legend" was a statement, and "can she be
+seen at the vet friday?" was a question.
+
+Probes in words of our own; the catalogue's tools or tools of our own, an empty store and MiniLM.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ibachat.agent.reading.acts import read_act
+
+GYM = [
+    {
+        "name": "freeze_club_membership",
+        "description": "Freeze a sports club membership for a number of months.",
+        "parameters": {
+            "type": "object",
+            "properties": {"club": {"type": "string"}, "months": {"type": "integer"}},
+            "required": ["club"],
+        },
+    }
+]
+PET = [
+    {
+        "name": "book_pet_clinic",
+        "description": "Book an appointment at the vet for a pet.",
+        "parameters": {
+            "type": "object",
+            "properties": {"pet_name": {"type": "string"}, "date": {"type": "string", "format": "date"}},
+        },
+    }
+]
+
+
+def _name(route):
+    return (route.tool or {}).get("name")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "order a refurbished MacBook Air, under £700",  # "Air" names no flight
+        "buy the Kindle Paperwhite Signature Edition for my dad",
+    ],
+)
+def test_a_word_of_a_product_name_points_to_no_other_tool(empty_planner, catalogue_tools, text):
+    assert _name(empty_planner.route(text, catalogue_tools)) in (None, "buy_product")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "get my niece a Lego set for her birthday, it needs to arrive by saturday",
+        "order a book about volcanoes for my nephew",
+    ],
+)
+def test_a_tool_verb_said_as_a_noun_names_no_tool(empty_planner, catalogue_tools, text):
+    assert _name(empty_planner.route(text, catalogue_tools)) not in (
+        "set_reminder",
+        "book_table",
+        "book_hotel",
+    )
+
+
+def test_a_verb_of_the_same_act_by_meaning(empty_planner):
+    r = empty_planner.route("pause my climbing wall membership from january, 2 months", GYM)
+    assert _name(r) == "freeze_club_membership", r.why
+
+
+def test_a_device_verb_fits_no_booking(empty_planner, catalogue_tools):
+    assert empty_planner.route("pause the podcast", catalogue_tools).kind == "text"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "it's our first date night in months 💃 can you get us a table at Nonna's for 8 on friday?",
+        "so done with this week 😩 book me a massage for saturday",
+    ],
+)
+def test_a_pictograph_ends_what_was_said_before_it(text):
+    assert read_act(text).kind == "request"
+
+
+def test_a_pictograph_for_a_thing_stays_in_the_phrase():
+    act = read_act("get me a ☕ from the corner place")
+    assert act.kind == "request" and "☕" in act.requests[0].clause
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "two medium mochas from Brew Lab for 9:30 thanks pal",
+        "large americano from the station kiosk for 7:45 cheers hun",
+    ],
+)
+def test_thanks_after_a_verbless_order(text):
+    assert read_act(text).kind == "request"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("my rabbit Clover stopped eating yesterday, can he be seen at the vet tomorrow?", "request"),
+        ("could I see a podiatrist this week, my heel is killing me", "request"),
+        ("can I see you tomorrow?", "question"),
+        ("can he speak Portuguese?", "question"),
+    ],
+)
+def test_asking_to_be_seen_by_one_who_serves(text, kind):
+    assert read_act(text).kind == kind
+
+
+def test_asking_to_be_seen_at_the_vet_routes_to_it(empty_planner):
+    r = empty_planner.route(
+        "my rabbit Clover stopped eating yesterday, can he be seen at the vet tomorrow?", PET
+    )
+    assert _name(r) == "book_pet_clinic", r.why
+
+
+LESSONS = [
+    {
+        "name": "book_swim_lesson",
+        "description": "Book a private swimming lesson",
+        "parameters": {
+            "type": "object",
+            "properties": {"swimmer": {"type": "string"}, "date": {"type": "string", "format": "date"}},
+            "required": ["swimmer", "date"],
+        },
+    }
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "book ollie's next lesson with mrs green, saturday at 11am",
+        "book isla's next lesson with mrs khan, saturday at 10am",
+    ],
+)
+def test_a_word_that_picks_which_one_is_no_quality_of_the_thing(empty_planner, text):
+    """ "next", "usual" say which lesson, not what kind: a fragment with them still fits the tool."""
+    assert _name(empty_planner.route(text, LESSONS)) == "book_swim_lesson"
