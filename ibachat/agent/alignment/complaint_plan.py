@@ -179,3 +179,109 @@ def shift_from_complaints(
         pd.evidence = sorted(t for t in e.evidence if t)
         return True
     return False
+
+
+# Values of a graded choice that mean none of it (a closed class): the end of the scale with the least
+NOTHING = frozenset({"none", "no", "off", "zero", "nil", "without"})
+
+
+def shift_graded_choices(
+    tool: dict[str, Any], plan: Any, events: list[PreferenceEvent], now: datetime, embed: Embed | None
+) -> None:
+    """A complaint after a call moves a graded choice (three or more values in the order of a scale:
+    "none, light, medium, heavy"; "light, medium, firm") one value past the last one, away from the
+    end it says was overdone: "too much" or "too little" by the end that means none of it (the list's
+    own order when neither does), an adjective by its pole words (``_end_overdone``). The complaint
+    bears on the choice when it is near it in meaning, or when the last call made no other graded one."""
+    from ibachat.agent.alignment.grounding import param_text
+    from ibachat.agent.reading.schema_map import params
+
+    graded = [
+        p
+        for p in params(tool)
+        if p.kind == "enum" and len(p.enum) >= 3 and all(isinstance(v, str) for v in p.enum)
+    ]
+    for param in graded:
+        pd = plan.params.get(param.name)
+        if pd is None or pd.source in ("task", "open", "stated"):
+            continue
+        past = sorted(
+            (
+                e
+                for e in events
+                if e.dimension == f"param:{param.name}" and e.kind == "chose" and e.valid_from <= now
+            ),
+            key=lambda e: e.valid_from,
+        )
+        if not past or past[-1].value not in param.labels:
+            continue
+        last = past[-1]
+        others = [
+            p
+            for p in graded
+            if p is not param
+            and any(e.dimension == f"param:{p.name}" and e.valid_from == last.valid_from for e in events)
+        ]
+        found = sorted(
+            (
+                e
+                for e in events
+                if e.dimension == COMPLAINT_DIM
+                and e.speaker == "user"
+                and last.valid_from <= e.valid_from <= now
+            ),
+            key=lambda e: e.valid_from,
+            reverse=True,
+        )
+        for e in found:
+            parsed = parse_label(e.value)
+            if parsed is None:
+                continue
+            adjective, sign = parsed
+            way = _end_overdone(param.labels, adjective)  # +1: the last end, -1: the first
+            if way == 0:
+                continue
+            bears = not others and e.valid_from - last.valid_from <= RECENT
+            if not bears and embed is not None:
+                mat = embed([e.subject or adjective, param_text(param.name, param.schema)])
+                bears = float(mat[0] @ mat[1]) >= BEAR_MIN_SIM
+            if not bears:
+                continue
+            at = param.labels.index(last.value)
+            to = at - way * sign
+            if not 0 <= to < len(param.labels):
+                break  # already at the end the complaint moves away from
+            pd.chosen, pd.certain, pd.source = param.enum[to], False, "open"
+            pd.avoid = [v for v in pd.avoid if v != param.enum[to]] + [last.value]
+            pd.reason = f"you said {(e.subject or e.value)[:70]!r} after {last.value}: the next value past it"
+            pd.evidence = sorted(t for t in e.evidence if t)
+            break
+
+
+def _end_overdone(labels: list[str], adjective: str) -> int:
+    """Which end of a graded choice a complaint's adjective names: +1 the last value's, -1 the first's, 0
+    when no scale word says it. A small sentence embedder puts antonyms together ("too thick" is nearer
+    "too thin" than "too stuffed"), so the direction comes from the closed-class pole words, and the
+    choice's own order (least first, unless its end values are pole words that say otherwise)."""
+    if adjective in _AMOUNT:  # "too much": of the end away from the one that means none of it
+        if labels[0].lower() in NOTHING:
+            return 1 if adjective == "much" else -1
+        if labels[-1].lower() in NOTHING:
+            return -1 if adjective == "much" else 1
+        return 1 if adjective == "much" else -1  # the list's own order, least first
+    for hi, lo, _ in [*_GENERAL, _INTENSITY, *(a for axes in _AXES.values() for a in axes)]:
+        if adjective not in hi and adjective not in lo:
+            continue
+        first, last = set(labels[0].lower().split("_")), set(labels[-1].lower().split("_"))
+        descending = bool(first & hi or last & lo)
+        way = 1 if adjective in hi else -1
+        return -way if descending else way
+    return 0
+
+
+# how strong, thick or hard a thing is done (a closed class of pole words), for graded choices
+_INTENSITY = _axis(
+    "thick thicker heavy heavier dense stiff stiffer firm firmer hard harder strong stronger deep rough",
+    "thin thinner light lighter soft softer gentle gentler weak weaker shallow delicate",
+    1,
+)

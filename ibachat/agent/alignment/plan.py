@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from ibachat.agent.alignment.body_plan import rule_out_injured
+from ibachat.agent.alignment.complaint_plan import shift_graded_choices
 from ibachat.agent.alignment.grounding import Embed
 from ibachat.agent.alignment.open_plan import ground_tool
 from ibachat.agent.alignment.outcome_plan import unsettle_passed, unsettle_unhappy
@@ -192,6 +193,7 @@ def build_plan(
         past_values = [e for e in res.events.values() if e.dimension.startswith("param:")]  # for complaints
         ground_numbers(plan, tool, live + past_values, now, embed, task)
         ground_clock_bounds(plan, tool, live, now, embed)
+        shift_graded_choices(tool, plan, live + past_values, now, embed)  # "way too firm": medium, not firm
         unsettle_unhappy(plan, tool, live, now, embed)  # "woke up drenched, awful night": not that again
         unsettle_passed(plan, tool, live, now)  # chosen while "my sister's staying for three weeks": not now
         rule_out_injured(plan, tool, live, now)  # "sprained my wrist": no bouldering while it lasts

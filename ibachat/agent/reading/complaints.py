@@ -83,7 +83,7 @@ _BIT_MUCH = re.compile(r"(?<![\w'])(?:a )?(?:bit|little|tad|touch) much(?![\w'])
 
 # a wish for next time with a comparative: "next time tell him to leave a fair bit more on", "make it a
 # bit earlier next time", "get a bigger one next time": the last outcome was off the other way
-_NEXT_TIME = re.compile(r"(?<![\w'])(?:next time|next one|from now on|in future|going forward)(?![\w'])")
+NEXT_TIME = re.compile(r"(?<![\w'])(?:next time|next one|from now on|in future|going forward)(?![\w'])")
 _MORE_WANTED = re.compile(
     r"(?<![\w'])(?:(?P<deg>more|less)(?: (?P<adj2>[a-z][a-z-]{2,24}))?|(?P<adj>[a-z]{3,24}(?:er|ier)))(?![\w'])"
 )
@@ -92,11 +92,13 @@ _MORE_WANTED = re.compile(
 def _next_time(s: str) -> list[Complaint]:
     """Complaints said as a wish for next time: "more" / "less" (of an amount), or a comparative."""
     out: list[Complaint] = []
-    if _NEXT_TIME.search(s) is None or " than " in s:
+    if NEXT_TIME.search(s) is None or " than " in s:
         return out  # "more than that" is read as a comparison above
     for m in _MORE_WANTED.finditer(s):
         if m.group("deg"):
             adj = m.group("adj2") or ""
+            if adj and NEXT_TIME.match(s, m.start("adj2")):
+                adj = ""  # "less next time": the time of the wish, no quality
             if adj and (_base(adj) or adj in _NOT_QUALITY or not _an_adjective(adj)):
                 adj = ""  # "more hair", "less sugar": an amount of a thing, not a quality
             if not adj:
@@ -173,7 +175,26 @@ def complaints(sentence: str) -> list[Complaint]:
     for m in _NOT_ENOUGH.finditer(s):
         if m.group("adj") not in _NOT_QUALITY:
             out.append(Complaint(m.group("adj"), -1, m.group(0)))
+    for m in _WAS_NOT.finditer(s):  # "19 is NOT warm", "the water wasn't hot": not ADJ enough
+        adj = m.group("adj")
+        if adj not in _NOT_QUALITY and adj not in _VERDICTS and _an_adjective(adj) and not _base(adj):
+            if not any(c.adjective == adj for c in out):
+                out.append(Complaint(adj, -1, m.group(0)))
     return out
+
+
+# the outcome or its amount said not to be ADJ, the clause ending there: "19 is NOT warm", "it wasn't hot
+# at all", "the water was not warm"; not "it's not urgent, but ..." (a verdict, below) nor "not ADJ enough"
+_WAS_NOT = re.compile(
+    r"(?:(?<![\w'.])\d+(?:\.\d+)?|(?<![\w'])(?:it|that|this)|(?<![\w'])(?:the|that|my)\s+[a-z]+)"
+    r"(?:\s+(?:is|was|are|were)\s+not|\s+(?:is|was|are|were)n't|'s\s+not|'s\s+n't)"
+    r"\s+(?:even\s+|very\s+|remotely\s+)?(?P<adj>[a-z][a-z-]{2,24})(?=\s*(?:[,.!;:?]|$|\s+(?:at all|and|but|so|either|tho|though)\b))"
+)
+# adjectives that judge an outcome as a whole, on no scale of a parameter (a closed class)
+_VERDICTS = frozenset(
+    "bad good great fine okay ok nice terrible awful right wrong ideal perfect acceptable urgent happy "
+    "necessary needed required possible available ready".split()
+)
 
 
 # the verb that joins a thing to its complaint: "X are too long", "X gets too loud", "X isn't quick enough"

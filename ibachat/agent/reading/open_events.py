@@ -20,8 +20,8 @@ from typing import Any
 from ibachat.agent.reading.about import has_subject, scope_of
 from ibachat.agent.reading.check import checked, kept_away, taken_back
 from ibachat.agent.reading.clauses import is_question, normalise, own_words, sentences
-from ibachat.agent.reading.complaints import COMPLAINT_DIM, complained_subject, complaints
-from ibachat.agent.reading.cues import CORRECTION, UPDATE
+from ibachat.agent.reading.complaints import COMPLAINT_DIM, NEXT_TIME, complained_subject, complaints
+from ibachat.agent.reading.cues import AFFIRM, CORRECTION, DENY, UPDATE
 from ibachat.agent.reading.lexicon import STATES
 from ibachat.agent.reading.open_prefs import NUMBER_DIM, OPEN, Resolve, read_open, stance_cues
 from ibachat.agent.reading.quantities import quantities
@@ -55,6 +55,14 @@ _HABITUAL_EFFECT = re.compile(
 )
 _NEXT_SPAN = re.compile(r"\bfor the (?:next|coming) (?:(\w+) )?(days?|weeks?|months?)\b")
 _SPAN_DAYS = {"day": 1, "week": 7, "month": 30}
+
+
+def _agreed_next_time(said: str, assistant_text: str) -> list[str]:
+    """The assistant's sentences offering a change for next time ("I can ask for less next time") that the
+    user's reply agrees to ("yes pls, way less"); none when the reply turns it down or says nothing of it."""
+    if not assistant_text or not AFFIRM.match(said) or DENY.search(said):
+        return []
+    return [s for s in sentences(assistant_text[:1000]) if NEXT_TIME.search(s.lower())]
 
 
 def _state_until(sentence: str, when: Any) -> Any:
@@ -283,6 +291,24 @@ def open_events(
                 scope=scope_in(turn.text, p.sentence),
             )
         )
+    for sentence in _agreed_next_time(said, assistant_text):
+        # "I can ask for less next time." - "yes pls, way less": the user takes the offer as their own
+        for c in complaints(sentence):
+            out.append(
+                PreferenceEvent(
+                    dimension=COMPLAINT_DIM,
+                    value=c.label,
+                    kind="rejected",
+                    polarity=-1,
+                    valid_from=turn.time,
+                    evidence=(turn.id,) if turn.id else (),
+                    speaker="user",
+                    confidence=0.6,
+                    extractor=extractor,
+                    subject=f"{turn.text[:80]} (to: {sentence[:100]})",
+                    reason=f"complaint: agreed to {sentence[:100]!r}",
+                )
+            )
     for sentence in sentences(own_words(said)):
         if is_question(sentence) and not re.match(
             r"^(?:\w+[,\s]+)*?(?:can|could|would|will)\s+(?:you|your)\b", sentence

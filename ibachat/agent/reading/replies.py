@@ -7,6 +7,7 @@ name; the user's own words about an offered value become a rejection or a correc
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ibachat.agent.reading.cues import AFFIRM, CLAIM, DENY
@@ -29,7 +30,7 @@ def answer_to(
 ) -> list[PreferenceEvent]:
     """Read the user's reply against what the assistant proposed or claimed just before."""
     proposed: dict[str, list[tuple[str, int, bool, str]]] = {}
-    for sentence in sentences(a_text):
+    for sentence in (part for whole in sentences(a_text) for part in re.split(r"\s*;\s*", whole) if part):
         claim = bool(CLAIM.search(sentence))
         for m in analyse(sentence, vocab=vocab):
             pol = m.polarity if m.polarity is not None else 1
@@ -68,6 +69,8 @@ def answer_to(
             if implied and implied not in {e.value for e in out if e.dimension == dim}:
                 why = f"implied by avoiding {value}"
                 out.append(event(turn, dim, implied, "stated", polarity=1, confidence=0.6, reason=why, **kw))
+        elif _reports_what_was(sentence):
+            continue  # "That was medium starch; I can ask for less." - "yes pls": what was done is no offer
         else:
             kind, conf = ("stated", 0.7) if claim else ("asked", 0.45)
             out.append(
@@ -96,3 +99,15 @@ def _as_rejection(
     if event.polarity == 1 and deny and event.value not in offered and event.kind in ("stated", "asked"):
         return with_changes(event, kind="corrected", confidence=max(event.confidence, 0.9), evidence=evidence)
     return event
+
+
+def _reports_what_was(sentence: str) -> bool:
+    """Whether an assistant's sentence tells of what was done, in the past tense with no modal ("That was
+    medium starch.", "I booked the aisle last time."), rather than offering or claiming something now."""
+    from ibachat.agent.reading.parse import parse
+
+    doc = parse(sentence[:300])
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.tag_ != "VBD":
+        return False
+    return not any(t.tag_ == "MD" for t in doc) and "?" not in sentence
