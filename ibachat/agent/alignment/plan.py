@@ -232,12 +232,18 @@ def scoped(events: list[PreferenceEvent], tool: dict[str, Any], embed: Embed | N
         and e.kind not in ("chose", "state", "claim", "ignored")
         and e.reason != "the task itself"
         and not e.dimension.startswith(("state.", "injection", "open"))
+        and e.dimension not in _OF_THE_PERSON
         and not _names_own_param(e, own)
     ]
     if not judged or embed is None:
         return events
     verdict = dict(zip((e.id for e in judged), in_scope([e.subject for e in judged], tool, embed)))
     return [e for e in events if verdict.get(e.id, True)]
+
+
+# what is true of the person whatever they were doing when they said it (an allergy, an intolerance):
+# "I can't eat dairy" said over coffee holds at a restaurant too
+_OF_THE_PERSON = frozenset({"food.allergen"})
 
 
 def _names_own_param(e: PreferenceEvent, own: set[str]) -> bool:

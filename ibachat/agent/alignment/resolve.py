@@ -390,6 +390,10 @@ def _long_term(
     d.confidence = min(0.85, 0.3 + 0.12 * n)
     d.prefer = [v for v, _ in top] if not exclusive else [best_value]
     d.reason = f"habit: chose {_label(best_value)} {n} time(s)" + (f" {WEAK_ONCE}" if n == 1 else "")
+    told = [e for e in habits if e.value == best_value]
+    if all(e.kind != "chose" for e in told):  # asked for in words ("we keep kosher at home"), never a call
+        said = max(told, key=lambda e: e.valid_from)
+        d.reason = f"you said {(said.subject or _label(best_value))[:70]!r}"
     d.events += [e.id for e in habits if e.value == best_value]
     rivals = [v for v, _ in top[1:] if weight[v] >= 0.8 * weight[best_value]]
     if rivals and exclusive:

@@ -270,7 +270,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "allergy allergies allergen allergens exclude exclusions restrictions ingredients avoid",
         {
             "peanut": "peanut, peanuts, peanut butter",
-            "tree_nut": "tree nuts, nuts, almonds, cashews, walnuts, pecans, hazelnuts",
+            "tree_nut": "tree nuts, nuts, nut, almonds, cashews, walnuts, pecans, hazelnuts",
             "gluten": "gluten, wheat",
             "dairy": "dairy, lactose, milk products",
             "shellfish": "shellfish, shrimp, prawns, lobster, crab",
