@@ -145,3 +145,22 @@ LESSONS = [
 def test_a_word_that_picks_which_one_is_no_quality_of_the_thing(empty_planner, text):
     """ "next", "usual" say which lesson, not what kind: a fragment with them still fits the tool."""
     assert _name(empty_planner.route(text, LESSONS)) == "book_swim_lesson"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("bristol to cardiff on sunday, there'll be three of us", "request"),
+        ("exeter to plymouth the day after tomorrow", "request"),
+        ("Bath to Bristol takes twenty minutes by train", "statement"),
+        ("exeter to plymouth was a slog yesterday", "statement"),
+    ],
+)
+def test_a_journey_by_its_two_ends_and_a_time(text, kind):
+    assert read_act(text).kind == kind, read_act(text).why
+
+
+def test_a_journey_by_its_two_ends_asks_how_to_go(empty_planner, catalogue_tools):
+    r = empty_planner.route("exeter to plymouth the day after tomorrow", catalogue_tools)
+    goes = {"book_train", "book_flight", "book_ride", "rent_car"}
+    assert r.kind == "ask" and {o["name"] for o in r.options} <= goes or _name(r) in goes, r.why

@@ -198,7 +198,7 @@ def read_act(message: str) -> SpeechAct:
         again = _read(named)
         verb = next(iter((again.requests[0].verb or "").split()), "") if again.requests else ""
         if not (verb and only_a_name(verb.lower())):
-            return again
+            return again if again.kind == "request" else (_journey(text) or again)
         found = SpeechAct("statement", why="a word no dictionary has, read as a verb")
     if found.kind != "request" and named != text:
         # "train leeds to york tmrw": read again with its names as names; kept only if a request is found
@@ -226,7 +226,51 @@ def read_act(message: str) -> SpeechAct:
             # momo and a dal bhat" are dishes, not "memo" and "dial")
             if first is not None and ({*(first.verb or "").split(), first.head} & changed):
                 return again
+    if found.kind == "statement":
+        journey = _journey(text)
+        if journey is not None:
+            return journey
     return found
+
+
+# "york to edinburgh the day after tomorrow", "LHR -> JFK fri": two places and at most a time, no verb
+_TWO_ENDS = re.compile(
+    r"^\s*(?P<a>[A-Za-z][\w'.-]*(?:\s+[A-Za-z][\w'.-]*){0,2}?)\s+to\s+"
+    r"(?P<b>[A-Za-z][\w'.-]*(?:\s+[A-Za-z][\w'.-]*){0,2}?)(?P<rest>\s+[^,.;!?]*)?$"
+)
+
+
+def _journey(text: str) -> SpeechAct | None:
+    """A message that opens with a journey by its two ends and says nothing else in its first clause but
+    when ("leeds to york tomorrow", "York to Edinburgh the day after tomorrow, I've got 2 toddlers ...")
+    asks to go: a fragment with its two ends and no thing named (the router asks which way to go). Each
+    end is a place's name (a word the dictionary has only as a name, or written with a capital)."""
+    from datetime import datetime, timezone
+
+    from ibachat.agent.reading.when import read_when
+
+    clause = re.split(r"[,.;!?—–]", text, maxsplit=1)[0]
+    m = _TWO_ENDS.match(clause)
+    if m is None:
+        return None
+
+    def a_place(words: str) -> bool:
+        return any(only_a_name(w.lower()) or w[:1].isupper() for w in words.split())
+
+    rest = (m.group("rest") or "").strip()
+    if not (a_place(m.group("a")) and a_place(m.group("b"))):
+        return None
+    if rest and (
+        any(t.pos_ in ("VERB", "AUX") for t in parse(rest))
+        or not read_when(rest, datetime(2026, 1, 5, 12, 0, tzinfo=timezone.utc)).said
+    ):
+        return None  # "Paris to Lyon is two hours": a verb says something of it; "X to Y soon": no time
+    ends = (("from", m.group("a")), ("to", m.group("b")))
+    return SpeechAct(
+        "request",
+        [Request(clause, None, clause.strip(), "", "fragment", (), False, ends)],
+        why="fragment: a journey by its two ends",
+    )
 
 
 _ASIDE = re.compile(r"\s*\([^()]{1,80}\)")
