@@ -41,7 +41,13 @@ from ibachat.agent.reading.open_prefs import OPEN
 from ibachat.agent.reading.polarity import OTHER_SUBJECT, Mention, analyse, normalise, sentences
 from ibachat.agent.reading.replies import answer_to
 from ibachat.agent.reading.schema_map import tool_vocabulary
-from ibachat.agent.reading.timeexpr import is_open_temporary, open_days, state_end, state_start
+from ibachat.agent.reading.timeexpr import (
+    is_open_temporary,
+    lasts_for_good,
+    open_days,
+    state_end,
+    state_start,
+)
 from memory.ledger import PreferenceEvent
 from memory.types import Turn
 
@@ -595,7 +601,9 @@ def _mention_events(
         conf *= 0.8
     start, until = turn.time, None
     end, _ = state_end(sentence, turn.time)
-    if end is not None or is_open_temporary(sentence) or window is not None:
+    if lasts_for_good(turn.text, sentence):
+        end, window = None, None  # "anything with wheat in is off the table. forever.": it lasts
+    elif end is not None or is_open_temporary(sentence) or window is not None:
         start = window[0] if window is not None and end is None else state_start(sentence, turn.time)
         until = end or (window[1] if window else start + timedelta(days=open_days(sentence)))
         kind = "state" if kind in ("stated", "updated", "asked") else kind

@@ -25,7 +25,7 @@ from ibachat.agent.reading.cues import AFFIRM, CORRECTION, DENY, UPDATE
 from ibachat.agent.reading.lexicon import STATES
 from ibachat.agent.reading.open_prefs import NUMBER_DIM, OPEN, Resolve, read_open, stance_cues
 from ibachat.agent.reading.quantities import quantities
-from ibachat.agent.reading.timeexpr import is_open_temporary, open_days, state_end
+from ibachat.agent.reading.timeexpr import is_open_temporary, lasts_for_good, open_days, state_end
 from memory.ledger import PreferenceEvent
 from memory.types import Turn
 
@@ -267,8 +267,8 @@ def open_events(
             until = turn.time + timedelta(days=open_days(p.sentence))
         if until is None and not lasting and _STATE_SENTENCE.search(p.sentence):
             until = whole_end or turn.time + timedelta(days=OPEN_STATE_DAYS)
-        if until is not None and until <= turn.time:
-            until = None
+        if until is not None and (until <= turn.time or lasts_for_good(turn.text, p.sentence)):
+            until = None  # "I'm off dairy for good now" beside "this week": it lasts
         if until is not None and kind == "stated":
             kind = "state"
         reason = f"open: {p.how}" + (f"; valence: {p.adjective}" if p.adjective else "")

@@ -109,6 +109,7 @@ class Binding:
     avoid_enum: dict[str, list[str]] = field(default_factory=dict)  # avoided value -> "X_free" labels
     rank: dict[str, int] = field(default_factory=dict)  # enum label -> scale rank
     true_value: str | None = None  # boolean parameter: the value that makes it true
+    true_when_avoided: str | None = None  # boolean parameter named "X_free ...": true when X is avoided
 
 
 @lru_cache(maxsize=64)
@@ -187,6 +188,11 @@ def bind(attr: Attribute, param: Param, tool: dict[str, Any]) -> Binding | None:
         value = canonical(attr, core)
         if value is not None:
             b.true_value = value
+            return b
+        free = re.match(r"^(?:(.+?)_free|no_(.+?))(?:_|$)", core)  # "gluten_free_prep", "nut_free_catering"
+        avoided = _avoid_form(attr, f"{next(g for g in free.groups() if g)} free") if free else None
+        if avoided is not None:
+            b.true_when_avoided = avoided
             return b
         return None
     if param.kind in ("integer", "number") and attr.numeric and name_score >= 2:
@@ -292,6 +298,9 @@ def _direct(
 def _from_attr(b: Binding, param: Param, value: str, pol: int, exact: bool = False) -> list[tuple[str, int]]:
     attr = b.attr
     if param.kind == "boolean":
+        if b.true_when_avoided is not None:  # avoiding gluten: "gluten_free_prep" is true
+            avoided = avoided_values(attr, value, generic=False) if not exact else [value]
+            return [("true", 1)] if pol < 0 and b.true_when_avoided in avoided else []
         if b.true_value is None or pol == 0:
             return []
         if value == b.true_value:

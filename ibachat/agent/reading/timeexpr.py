@@ -248,3 +248,20 @@ def state_start(text: str, anchor: datetime) -> datetime:
     if m:
         return _next_weekday(anchor, m[1], future=future)
     return anchor
+
+
+# words that say a thing lasts for good (a closed class): "off the table. forever.", "for life"
+FOREVER = re.compile(
+    r"(?i)\b(?:forever|for ever|for good|for life|permanently|for the rest of my life|lifelong)\b"
+)
+
+
+def lasts_for_good(text: str, sentence: str) -> bool:
+    """Whether the sentence, or a few words said right after it, says it lasts for good."""
+    if FOREVER.search(sentence):
+        return True
+    at = text.lower().find(sentence[:40].lower())
+    if at < 0:
+        return False
+    after = text[at + len(sentence) : at + len(sentence) + 30]
+    return bool(FOREVER.match(after.lstrip(" .,;:!-–—")))
