@@ -81,7 +81,7 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
 
     task = _without_label(task)
     doc = parse(task[:2000])
-    purpose = _purpose_of_the_one_asked(doc, task, props)
+    purpose = _what_to_see_to(doc, task) or _purpose_of_the_one_asked(doc, task, props)
     if purpose is not None:
         out[names[0]] = Stated(purpose.text, purpose.text)
         return
@@ -148,6 +148,44 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
     span = _about(frame, task) or _for_own(frame) or _what_happened(task)
     if span is not None and len(span.text) >= 2:
         out[names[0]] = Stated(span.text, span.text)
+
+
+# verbs of seeing to something (a closed class): what they are to see to is what is wrong
+_SEE_TO = frozenset({"look", "check", "examine", "see", "treat", "assess", "inspect"})
+_WANTING = frozenset({"need", "want", "like", "get", "book", "find"})
+
+
+def _what_to_see_to(doc: Any, task: str) -> Span | None:
+    """ "my dad needs a skin specialist to look at the rash that's spread across his back": what the one
+    asked for is to look at, check or treat, the object of that verb in the parse (the rash and what is
+    said of it), not the request around it."""
+    for t in doc:
+        if t.lemma_.lower() not in _SEE_TO or not any(c.dep_ == "aux" and c.tag_ == "TO" for c in t.children):
+            continue
+        if t.head.lemma_.lower() not in _WANTING and t.head.head.lemma_.lower() not in _WANTING:
+            continue
+        things = [c for c in t.children if c.dep_ == "dobj"] + [
+            g
+            for c in t.children
+            if c.dep_ == "prep" and c.lower_ in ("at", "over", "to")
+            for g in c.children
+            if g.dep_ == "pobj"
+        ]
+        thing = next((x for x in things if x.pos_ in ("NOUN", "PROPN")), None)
+        if thing is None:
+            continue
+        words = [x for x in thing.subtree]
+        end = next((k for k, x in enumerate(words) if x.is_punct and x.text not in ("'", "-")), len(words))
+        words = words[:end]
+        text = task[words[0].idx : words[-1].idx + len(words[-1].text)].strip(" ,.")
+        if len(text.split()) >= SEEN_TO_MIN_WORDS:
+            return Span(text, words[0].idx, words[0].idx + len(text))
+    return None
+
+
+# what is to be seen to says what is wrong when it is described ("the rash that's spread across his back");
+# a bare thing ("my dog's paw") leaves it to a clause of its own ("she's been limping since Sunday")
+SEEN_TO_MIN_WORDS = 4
 
 
 # words between the one asked for and the "to" of what they are to do ("a plumber round to fix ...")
