@@ -615,9 +615,12 @@ def _evidence(
         head = ""  # "stick lunch with Ola in the diary": another tool is where it goes; lunch is its value
     if container:
         bonus, named = bonus + HEAD_IN_NAME, True  # where it goes names this tool
-    if head and (_same(head, set(_name_things(tool))) or (_same(head, name) and not request.verb)):
-        # (with no verb of its own, a head that is the tool's act said as a noun names it: "order from
-        # Wagamama: ...")
+    as_act = head and _same(head, name) and request.head.lower() not in {w.lower() for w in _name_words(tool)}
+    if head and (
+        _same(head, set(_name_things(tool))) or (_same(head, name) and (not request.verb or as_act))
+    ):
+        # the tool's act said as a noun names it: made from the verb ("get us a booking", "sort a rental"),
+        # or with no verb of its own ("order from Wagamama: ...")
         bonus, named = bonus + HEAD_IN_NAME, True
     elif head and _same(head, name):
         pass  # "get him a Lego set", "order a book": the tool's verb (set_reminder, book_table) as a thing
