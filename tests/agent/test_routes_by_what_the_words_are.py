@@ -164,3 +164,18 @@ def test_a_journey_by_its_two_ends_asks_how_to_go(empty_planner, catalogue_tools
     r = empty_planner.route("exeter to plymouth the day after tomorrow", catalogue_tools)
     goes = {"book_train", "book_flight", "book_ride", "rent_car"}
     assert r.kind == "ask" and {o["name"] for o in r.options} <= goes or _name(r) in goes, r.why
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("could you get us a booking at Zizzi for two tonight around 8?", "book_table"),
+        ("sort me a rental from Gatwick, automatic, picking up friday, back sunday", "rent_car"),
+    ],
+)
+def test_the_act_said_as_a_noun_made_from_its_verb_still_names_the_tool(
+    empty_planner, catalogue_tools, text, tool
+):
+    """A guard beside the rule above: "a booking", "a rental" are the act itself, not a thing."""
+    r = empty_planner.route(text, catalogue_tools)
+    assert _name(r) == tool or (r.kind == "ask" and tool in {o["name"] for o in r.options}), r.why
