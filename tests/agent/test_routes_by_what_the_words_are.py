@@ -179,3 +179,30 @@ def test_the_act_said_as_a_noun_made_from_its_verb_still_names_the_tool(
     """A guard beside the rule above: "a booking", "a rental" are the act itself, not a thing."""
     r = empty_planner.route(text, catalogue_tools)
     assert _name(r) == tool or (r.kind == "ask" and tool in {o["name"] for o in r.options}), r.why
+
+
+@pytest.mark.parametrize("text", ["set the thermostat to 19 before bed", "put the oven on 180 for the roast"])
+def test_a_verb_that_does_anything_names_no_tool_for_a_thing_it_does_not_hold(
+    empty_planner, catalogue_tools, text
+):
+    """ "set" is set_reminder's act, but setting a thermostat is no reminder (before: set_reminder)."""
+    assert _name(empty_planner.route(text, catalogue_tools)) != "set_reminder"
+
+
+@pytest.mark.parametrize(
+    "text", ["set a reminder for the dentist at 4", "put a reminder in for the recycling, thursday 7am"]
+)
+def test_with_its_own_thing_the_general_verb_still_names_it(empty_planner, catalogue_tools, text):
+    assert _name(empty_planner.route(text, catalogue_tools)) == "set_reminder"
+
+
+@pytest.mark.parametrize(
+    "text", ["heating in the spare room to 20 degrees from 7am", "lights in the hall to 30 percent after 9"]
+)
+def test_a_thing_set_to_an_amount_is_asked_for(text):
+    """A thing and "to" an amount, with no verb, asks for it to be set (before: a statement)."""
+    assert read_act(text).kind == "request"
+
+
+def test_a_return_to_an_amount_is_no_request():
+    assert read_act("back to 100 percent after the flu").kind != "request"

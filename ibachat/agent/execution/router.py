@@ -644,6 +644,10 @@ def _evidence(
             # email) names it whatever it is done to; a word two tools share needs its object to fit
             own_word = not act and sharing == 1 and _same(stem, name) and not writing
             named = named or own_word or (sharing <= 2 and ((act and not writing) or object_fits))
+            if request.verb in _GENERAL_VERBS and head and not _same(head, name | desc):
+                # "set the heating to 21": a verb that does anything to anything names set_reminder only
+                # with a thing the tool holds
+                named, bonus = False, bonus - VERB_IS_ACT / sharing
             if writing and request.common and not _same(head, name):
                 named, bonus = False, bonus - VERB_IS_ACT / sharing  # "write a message": words, not an email
         elif not light and _verb_class(request.verb) is None and _same(stem, _made_words(tool)):
@@ -740,6 +744,9 @@ def _words_in_names(message: str) -> frozenset[str]:
         run = []
     return frozenset(out)
 
+
+# verbs that do anything to anything (a closed class): as a tool's act they name it only with its thing
+_GENERAL_VERBS = frozenset({"set", "put", "make", "do", "take", "give", "have", "run", "keep"})
 
 _CONTAINER_PREPS = frozenset({"in", "into", "on", "onto"})
 

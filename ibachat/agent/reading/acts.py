@@ -227,10 +227,43 @@ def read_act(message: str) -> SpeechAct:
             if first is not None and ({*(first.verb or "").split(), first.head} & changed):
                 return again
     if found.kind == "statement":
-        journey = _journey(text)
+        journey = _journey(text) or _set_to_an_amount(text)
         if journey is not None:
             return journey
     return found
+
+
+def _set_to_an_amount(text: str) -> SpeechAct | None:
+    """ "heating in the living room to 21 degrees on weekday mornings", "kitchen lights to 40 percent": a
+    thing and "to" an amount, with no verb and no subject, asks for the thing to be set to it (a fragment
+    whose head is the thing; the router finds the tool named for it, or none)."""
+    clause = re.split(r"[,.;!?—–]", text, maxsplit=1)[0]
+    doc = parse(clause)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if (
+        root is None
+        or root.i > 2
+        or root.pos_ not in ("NOUN", "PROPN", "VERB")
+        or root.tag_
+        not in (
+            "NN",
+            "NNS",
+            "NNP",
+            "VBG",
+        )
+    ):
+        return None  # "heating" may be tagged a gerund; "I'm heating ..." has a subject and is no fragment
+    if any(c.dep_ in ("nsubj", "nsubjpass", "aux", "auxpass") for c in root.children):
+        return None
+    to = next((c for c in root.children if c.dep_ == "prep" and c.lower_ == "to"), None)
+    amount = to is not None and any(
+        g.dep_ == "pobj" and (g.like_num or any(n.like_num for n in g.children)) for g in to.children
+    )
+    if not amount:
+        return None
+    head = root.lemma_.lower() if root.tag_ != "VBG" else root.lower_
+    request = Request(clause, None, clause.strip(), head, "fragment", (head,), True)
+    return SpeechAct("request", [request], why="fragment: a thing set to an amount")
 
 
 # "york to edinburgh the day after tomorrow", "LHR -> JFK fri": two places and at most a time, no verb

@@ -60,8 +60,9 @@ _PART_WORDS = {  # period of the day -> (label, default clock time)
     "late night": ("night", "22:30"),
     "midnight": ("night", "00:00"),
 }
-_PART = re.compile(
-    r"\b(early morning|first thing|late night|lunch ?time|midday|noon|midnight|morning|afternoon|arvo|evening|tonight|night)\b",
+_PART = re.compile(  # "weekday mornings" as "morning"; "3 nights" counts a stay, no part of a day
+    r"\b(early morning|first thing|late night|lunch ?time|midday|noon|midnight|morning|afternoon|arvo|evening|tonight|night)"
+    r"(?:s(?<!nights))?\b",
     re.I,
 )
 _HALF_OF_DAY = {

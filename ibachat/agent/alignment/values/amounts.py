@@ -167,6 +167,10 @@ def _amounts(
         used.add((a.span.start, a.span.end))
 
 
+# the words of a temperature parameter's name (a closed class): "temperature_c", "target_temp_f"
+_TEMPERATURE = frozenset(_stem(w) for w in ("temperature", "temp", "celsius", "fahrenheit", "degrees"))
+
+
 def _same_measure(noun: str, name: str) -> bool:
     """Whether a counted noun is a unit the parameter's name counts, by ``pint``'s units ("cals",
     "kcal" for calories_per_day: energy both; food calories are kilocalories, so the count is kept as
@@ -240,6 +244,8 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
         return 1, a.value  # "twice a week" for sessions_per_week
     if noun and (noun in m.nouns or _same_measure(a.noun, name)):
         return 3, a.value
+    if noun == _stem("degrees") and m.nouns & _TEMPERATURE:
+        return 3, a.value  # "21 degrees" for temperature_c: degrees of the scale the parameter is in
     if noun and any(len(noun) >= 4 and (n.startswith(noun) or noun.startswith(n)) for n in m.nouns):
         return 3, a.value
     if (noun == "peopl" or "peopl" in words) and (
