@@ -116,3 +116,18 @@ def test_actually_make_it_with_a_quality_adds_to_the_thing():
 )
 def test_a_name_in_quotes_inside_the_phrase(text, name):
     assert stated_values(PRINTS, text, NOW)["playlist"].value == name
+
+
+def test_a_plural_part_of_the_day_says_its_half():
+    """ "weekday mornings from 6:30": the morning's 6:30 (before: a question); "3 nights" is a count."""
+    assert read_when("on weekday mornings from 6:30", NOW).time == "06:30"
+    assert read_when("evenings at 7 suit me", NOW).time == "19:00"
+    assert read_when("3 nights from friday, arriving at 2", NOW).time != "02:00"
+
+
+def test_degrees_fill_a_temperature():
+    schema = {
+        "type": "object",
+        "properties": {"target_temp_c": {"type": "integer", "minimum": 5, "maximum": 30}},
+    }
+    assert stated_values(schema, "bump the boiler up to 22 degrees", NOW)["target_temp_c"].value == 22
