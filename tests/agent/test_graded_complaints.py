@@ -49,6 +49,12 @@ def minilm():
     return load_embedder("minilm")
 
 
+_PEPPERONI = (
+    ("user", "order me a pepperoni"),
+    ("assistant", "Done.", call("order_pizza", pizza="pepperoni", crust="deep_pan", cheese="regular")),
+)
+
+
 def _act(tmp_path, minilm, tool, first, reply, request):
     history = History(seed=7).noise(3, 0, 6)
     history.say(8, *first)
@@ -87,40 +93,22 @@ def test_agreeing_to_less_next_time_moves_the_choice_down(tmp_path, minilm):
     assert "2 time" not in out.tool_call.reasons.get("cheese", "")
 
 
+def _pepperoni_after(tmp_path, minilm, reply):
+    return _act(tmp_path, minilm, PIZZA, _PEPPERONI, reply, "order me a pepperoni again please")
+
+
 def test_a_complaint_by_its_own_adjective_moves_away_from_that_end(tmp_path, minilm):
-    out = _act(
+    out = _pepperoni_after(
         tmp_path,
         minilm,
-        PIZZA,
-        (
-            ("user", "order me a pepperoni"),
-            (
-                "assistant",
-                "Done.",
-                call("order_pizza", pizza="pepperoni", crust="deep_pan", cheese="regular"),
-            ),
-        ),
         (("user", "the pepperoni base was way too thick, like eating a loaf"), ("assistant", "Noted.")),
-        "order me a pepperoni again please",
     )
     assert out.tool_call.arguments.get("crust") in ("thin", "classic"), out.tool_call.reasons
 
 
 def test_no_complaint_keeps_the_last_choice(tmp_path, minilm):
-    out = _act(
-        tmp_path,
-        minilm,
-        PIZZA,
-        (
-            ("user", "order me a pepperoni"),
-            (
-                "assistant",
-                "Done.",
-                call("order_pizza", pizza="pepperoni", crust="deep_pan", cheese="regular"),
-            ),
-        ),
-        (("user", "what's a good film for tonight?"), ("assistant", "Try Paddington 2.")),
-        "order me a pepperoni again please",
+    out = _pepperoni_after(
+        tmp_path, minilm, (("user", "what's a good film for tonight?"), ("assistant", "Try Paddington 2."))
     )
     assert out.tool_call.arguments.get("crust") == "deep_pan"
 
