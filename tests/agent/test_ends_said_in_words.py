@@ -131,3 +131,13 @@ def test_degrees_fill_a_temperature():
         "properties": {"target_temp_c": {"type": "integer", "minimum": 5, "maximum": 30}},
     }
     assert stated_values(schema, "bump the boiler up to 22 degrees", NOW)["target_temp_c"].value == 22
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [("plan a fortnight of lunches for the kids", 14), ("sort three weeks of suppers for me", 21)],
+)
+def test_a_span_of_time_of_things_is_how_long_the_whole_runs(text, days):
+    """ "a fortnight of lunches" is the plan's length (before: nothing, as "45 minute sessions" is not)."""
+    schema = {"type": "object", "properties": {"days": {"type": "integer", "minimum": 1, "maximum": 28}}}
+    assert stated_values(schema, text, NOW)["days"].value == days

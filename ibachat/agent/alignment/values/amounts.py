@@ -167,6 +167,9 @@ def _amounts(
         used.add((a.span.start, a.span.end))
 
 
+# a span of time of things ("a fortnight of meals", "two weeks of dinners"): how long the whole runs
+_SPAN_OF = re.compile(r"(?i)^\S+(?:\s+\S+)?\s+of\s")
+
 # the words of a temperature parameter's name (a closed class): "temperature_c", "target_temp_f"
 _TEMPERATURE = frozenset(_stem(w) for w in ("temperature", "temp", "celsius", "fahrenheit", "degrees"))
 
@@ -220,8 +223,14 @@ def _fit(a: Amount, m: _Measure, name: str, time_params: list[str]) -> tuple[int
             return 0, None  # "45 minute sessions" is no buffer
         if not words and m.nouns and not (m.nouns & {_stem(w) for w in _DURATION}) and len(time_params) > 1:
             return 0, None  # "for 45 minutes": the duration, not the reminder
-        if words and not m.nouns and not re.match(r"(?i)[\w.]+-[a-z]+\b", a.span.text):
-            return 0, None  # "45 minute sessions" for a bare "minutes"; "a 10-day plan" is the plan's length
+        if (
+            words
+            and not m.nouns
+            and not re.match(r"(?i)[\w.]+-[a-z]+\b", a.span.text)
+            and not _SPAN_OF.search(a.span.text)
+        ):
+            return 0, None  # "45 minute sessions" for a bare "minutes"; "a 10-day plan", "a fortnight of
+            # meals" are the plan's length
         return 2, value
     if m.unit == "money":
         # a bare number is money with a bound ("under 90 a night") or as a range ("100-150 a night")
