@@ -137,3 +137,22 @@ def test_n_is_not_adj_moves_the_number_past_it(tmp_path, minilm):
         "run me a bath please",
     )
     assert out.tool_call.arguments.get("water_temp_c", 0) > 36, out.tool_call.reasons
+
+
+@pytest.mark.parametrize(
+    ("labels", "adjective", "way"),
+    [
+        (["none", "light", "medium", "heavy"], "much", 1),
+        (["heavy", "medium", "light", "none"], "much", -1),
+        (["light", "medium", "firm"], "hard", 1),
+        (["firm", "medium", "soft"], "hard", -1),
+        (["notification", "email", "sms"], "much", 0),  # no scale: "too much to read" moves no channel
+        (["public", "private", "busy"], "brief", 0),
+    ],
+)
+def test_which_end_a_complaint_says_was_overdone(labels, adjective, way):
+    """Only a choice whose end values are pole words or "none" is a scale (the suite's reminder channel
+    and event visibility had been moved by "too brief" and "too much to read")."""
+    from ibachat.agent.alignment.complaint_plan import _end_overdone
+
+    assert _end_overdone(labels, adjective) == way

@@ -260,22 +260,26 @@ def shift_graded_choices(
 
 def _end_overdone(labels: list[str], adjective: str) -> int:
     """Which end of a graded choice a complaint's adjective names: +1 the last value's, -1 the first's, 0
-    when no scale word says it. A small sentence embedder puts antonyms together ("too thick" is nearer
-    "too thin" than "too stuffed"), so the direction comes from the closed-class pole words, and the
-    choice's own order (least first, unless its end values are pole words that say otherwise)."""
+    when the choice is no scale the complaint speaks of. A small sentence embedder puts antonyms
+    together ("too thick" is nearer "too thin" than "too stuffed"), so the scale is the closed-class
+    pole words': "too much" / "too little" need an end that means none of it ("none, light, medium,
+    heavy"); an adjective needs an end value among its own pole words ("too firm" and "light, medium,
+    firm"; "too brief" says nothing of "notification, email, sms")."""
+    first, last = set(labels[0].lower().split("_")), set(labels[-1].lower().split("_"))
     if adjective in _AMOUNT:  # "too much": of the end away from the one that means none of it
-        if labels[0].lower() in NOTHING:
+        if first & NOTHING:
             return 1 if adjective == "much" else -1
-        if labels[-1].lower() in NOTHING:
+        if last & NOTHING:
             return -1 if adjective == "much" else 1
-        return 1 if adjective == "much" else -1  # the list's own order, least first
+        return 0
     for hi, lo, _ in [*_GENERAL, _INTENSITY, *(a for axes in _AXES.values() for a in axes)]:
         if adjective not in hi and adjective not in lo:
             continue
-        first, last = set(labels[0].lower().split("_")), set(labels[-1].lower().split("_"))
-        descending = bool(first & hi or last & lo)
         way = 1 if adjective in hi else -1
-        return -way if descending else way
+        if first & lo or last & hi:
+            return way
+        if first & hi or last & lo:
+            return -way
     return 0
 
 
