@@ -154,6 +154,8 @@ def test_a_word_that_picks_which_one_is_no_quality_of_the_thing(empty_planner, t
         ("exeter to plymouth the day after tomorrow", "request"),
         ("Bath to Bristol takes twenty minutes by train", "statement"),
         ("exeter to plymouth was a slog yesterday", "statement"),
+        ("we just relocated to Leeds", "statement"),  # the words before "to" are no place
+        ("I'm off to Lisbon on friday, can't wait", "statement"),
     ],
 )
 def test_a_journey_by_its_two_ends_and_a_time(text, kind):

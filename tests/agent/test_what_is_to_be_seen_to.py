@@ -44,3 +44,9 @@ def test_what_is_to_be_seen_to_is_what_is_wrong(text, problem):
 def test_a_bare_thing_to_look_at_is_not_what_is_wrong():
     got = stated_values(PLUMBER, "I need a plumber to look at my boiler", NOW)
     assert got.get("problem") is None or got["problem"].value != "my boiler"
+
+
+def test_one_to_be_seen_is_no_thing_wrong():
+    """ "to see a plumber about the leak": the plumber is who sees to it, not what is wrong."""
+    got = stated_values(PLUMBER, "can you get me in to see a plumber about the leak under the bath", NOW)
+    assert got.get("problem") is None or "plumber" not in got["problem"].value

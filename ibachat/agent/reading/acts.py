@@ -287,8 +287,13 @@ def _journey(text: str) -> SpeechAct | None:
     if m is None:
         return None
 
-    def a_place(words: str) -> bool:
-        return any(only_a_name(w.lower()) or w[:1].isupper() for w in words.split())
+    def a_place(words: str) -> bool:  # "new york", "LHR"; never "I just moved", "I'm flying"
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        said = words.split()
+        if any(w.lower() in STOP_WORDS or not w.replace("-", "").replace(".", "").isalpha() for w in said):
+            return False
+        return any(only_a_name(w.lower()) or w[:1].isupper() for w in said)
 
     rest = (m.group("rest") or "").strip()
     if not (a_place(m.group("a")) and a_place(m.group("b"))):
