@@ -151,7 +151,9 @@ def _causes(props: dict[str, Any], task: str, out: dict[str, Stated]) -> None:
 
 
 # verbs of seeing to something (a closed class): what they are to see to is what is wrong
-_SEE_TO = frozenset({"look", "check", "examine", "treat", "assess", "inspect"})  # "see a physio" sees a person
+_SEE_TO = frozenset(
+    {"look", "check", "examine", "treat", "assess", "inspect"}
+)  # "see a physio" sees a person
 _WANTING = frozenset({"need", "want", "like", "get", "book", "find"})
 
 
