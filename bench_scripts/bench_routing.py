@@ -8,7 +8,7 @@
         held10 (the same shape) until the end of 19, held11 (the same shape) until the end of 20,
         held13 (the same shape) until the end of 26, held14 (the same shape) until the end of 28, held15
         (the same shape) until the end of 29, held16 (the same shape) until the end of 30, held17 (the
-        same shape) until the end of 31, held18 (the same shape) until the end of 32;
+        same shape) until the end of 31, held18 (the same shape) until the end of 32, held19 (the same shape) until the end of 33;
         held12 of session 25 was kept outside the repository and went with that machine; aside28, 48
         probes written in session 28 for that session's own mechanisms by a helper who saw no code)
         [--embedder minilm] [--json FILE] [--show-errors]

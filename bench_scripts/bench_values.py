@@ -12,7 +12,8 @@
         once at its end; held13, 80 more of the same shape written at the start of session 30, run once on
         its base and once at its end; held14, 80 more of the same shape written at the start of session
         31, run once on its base and once at its end; held15, 80 more of the same shape written at the
-        start of session 32, run once on its base and once at its end; aside28, 30 probes of session 28's own mechanisms; held8 and held9 of
+        start of session 32, run once on its base and once at its end; held16, 80 more of the same shape written at the
+        start of session 33, run once on its base and once at its end; aside28, 30 probes of session 28's own mechanisms; held8 and held9 of
         sessions 24-25 were kept outside the repository and went with that machine)
 
 Every message goes to ``Planner.act`` (the path chat, the TUI, ``ask`` and ``ibachat bench`` call) on an

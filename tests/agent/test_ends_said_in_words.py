@@ -141,3 +141,19 @@ def test_a_span_of_time_of_things_is_how_long_the_whole_runs(text, days):
     """ "a fortnight of lunches" is the plan's length (before: nothing, as "45 minute sessions" is not)."""
     schema = {"type": "object", "properties": {"days": {"type": "integer", "minimum": 1, "maximum": 28}}}
     assert stated_values(schema, text, NOW)["days"].value == days
+
+
+def test_a_named_day_in_another_sentence_is_no_request_day():
+    """ "... on thursday, 2 hours. my parents arrive for new year's eve": the request's Thursday (before:
+    New Year's Eve)."""
+    now = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
+    text = "book a window cleaner on thursday, 2 hours. my parents arrive for new year's eve"
+    assert read_when(text, now).day.isoformat() == "2026-12-03"
+
+
+def test_a_named_day_and_a_weekday_that_disagree_are_a_question():
+    """ "for boxing day on monday" when the coming Monday is not Boxing Day: asked, never guessed."""
+    now = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)  # Boxing Day 2026 is a Saturday
+    got = read_when("a hamper for boxing day on monday please", now)
+    assert got.day is None and got.question
+    assert read_when("a hamper for boxing day please", now).day.isoformat() == "2026-12-26"

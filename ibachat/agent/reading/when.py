@@ -380,6 +380,8 @@ def _listed_day(text: str, now: datetime) -> tuple[date | None, str, str | None]
             )
         return saturday, m.group(0).strip(), None
     named = named_day(text, today, unknown=False)  # "Easter Sunday" is no Sunday of this week
+    if named is not None and named[0] is not None:
+        named = _named_against_a_weekday(text, today, named)
     if named is not None:
         return named
     for m in _NAME_THEN_WEEKDAY.finditer(text):
@@ -421,6 +423,40 @@ def _listed_day(text: str, now: datetime) -> tuple[date | None, str, str | None]
             f"Do you mean today ({_fmt(today)}) or next {name} ({_fmt(today + timedelta(days=7))})?",
         )
     return named_day(text, today) or (None, "", None)
+
+
+def _named_against_a_weekday(
+    text: str, today: date, named: tuple[date | None, str, str | None]
+) -> tuple[date | None, str, str | None] | None:
+    """A named day beside a weekday the request says outside the name: in another sentence, the name
+    is said of something else and the weekday is the request's ("... for next wednesday. the in-laws are
+    coming for christmas": None, so the weekday is read); in the same one, they must agree ("mother's
+    day on sunday" and the Sunday coming: one day, else a question of which)."""
+    day, words, _ = named
+    at = text.lower().find(words.lower())
+    if at < 0 or day is None:
+        return named
+    rest = text[:at] + " " * len(words) + text[at + len(words) :]
+    m = _NEXT_WD.search(rest) or next(
+        (w for w in _THIS_WD.finditer(rest) if w.group(1) or _DAY_PLACE.search(rest, w.end())), None
+    )
+    if m is None:
+        return named
+    a, b = min(at, m.start()), max(at + len(words), m.end())
+    if re.search(r"[.!?;]", text[a:b]):
+        return None  # another sentence: the weekday is the request's day
+    wd = _weekday(m.group(m.lastindex or 1))
+    coming = _after(today, wd) if m.re is _NEXT_WD else _ahead(today, wd)
+    if coming == day or m.re is _NEXT_WD and coming + timedelta(days=7) == day:
+        return named
+    return (
+        None,
+        words,
+        f"Do you mean {words} ({_fmt(day)}) or {WEEKDAYS[wd].capitalize()} {_fmt(coming)}?",
+    )
+
+
+_DAY_PLACE = re.compile(r"\s*(?:$|[,.;!?]|\s(?:at|morning|afternoon|evening|night|please|pls))", re.I)
 
 
 def _a_weekday_too(text: str, weekend: re.Match[str]) -> bool:
