@@ -101,3 +101,29 @@ def test_a_contrast_is_not_two_values():
 def test_what_something_is_too_much_for_is_turned_down(text):
     got = stated_values(LESSON, text, NOW)
     assert got.get("format") is None or got["format"].value == "in_person", got
+
+
+def test_what_something_is_said_to_be_adjective_to_is_no_place():
+    schema = {
+        "type": "object",
+        "properties": {"destination": {"type": "string"}, "pets": {"type": "integer"}},
+    }
+    got = stated_values(
+        schema, "a cab for me and the dog, she's scared to death, allergic to horses too", NOW
+    )
+    assert "destination" not in got, got
+
+
+def test_one_of_the_things_themselves_is_nothing_to_leave_out():
+    schema = {"type": "object", "properties": {"exclude": {"type": "array", "items": {"type": "string"}}}}
+    got = stated_values(schema, "five light lunches rather than two heavy ones, and no aubergine", NOW)
+    assert got["exclude"].value == ["aubergine"], got
+
+
+def test_what_was_nearly_said_is_no_value():
+    schema = {
+        "type": "object",
+        "properties": {"plan": {"type": "string", "enum": ["weekly", "fortnightly", "monthly"]}},
+    }
+    got = stated_values(schema, "gardener please - I was going to say fortnightly but make it monthly", NOW)
+    assert got["plan"].value == "monthly", got

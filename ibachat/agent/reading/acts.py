@@ -234,7 +234,7 @@ def read_act(message: str) -> SpeechAct:
 
 
 def _set_to_an_amount(text: str) -> SpeechAct | None:
-    """ "heating in the living room to 21 degrees on weekday mornings", "kitchen lights to 40 percent": a
+    """ "radiator in the hall to 21 degrees on weekday mornings", "kitchen lights to 40 percent": a
     thing and "to" an amount, with no verb and no subject, asks for the thing to be set to it (a fragment
     whose head is the thing; the router finds the tool named for it, or none)."""
     clause = re.split(r"[,.;!?—–]", text, maxsplit=1)[0]

@@ -21,7 +21,11 @@ _REPAIR = re.compile(rf"(?i)(?:\s*[,;:\-–—]\s*|\s+)(?:{_MARKER}\b[\s,:\-–�
 _NOMINAL = frozenset({"DET", "ADJ", "NOUN", "PROPN", "NUM", "PART"})  # words of a noun phrase, by tag
 _WHEN = ("DATE", "TIME")  # the parser's entities for a day or a time ("7pm" is one, not a number of pm)
 _CLOCK = re.compile(r"(?i)^(?:[ap]\.?m\.?|o'?clock|h|hrs?)$")  # "7pm": a clock time, not a number of "pm"
-MAX_ITEM_TOKENS = 6  # a corrected item is a short phrase ("on Friday", "business class"), never a clause
+MAX_ITEM_TOKENS = 6
+_NEARLY_SAID = re.compile(
+    r"(?i)\b(?:i\s+)?(?:was|were)\s+(?:going\s+to|gonna|about\s+to)\s+(?:say|ask\s+for|go\s+for)\s+"
+    r"[^,.;!?]{1,40}?\s*,?\s*but\b"
+)  # a corrected item is a short phrase ("on Friday", "business class"), never a clause
 
 
 # a day or a time turned down before the one wanted: "not the 6:30am one, the 7pm", "not Monday, Tuesday"
@@ -65,6 +69,8 @@ def corrected(text: str) -> str:
     """``text`` with each self-corrected item and its marker cut out; ``text`` itself when none is."""
     if re.search(r"(?i)\bnot\s", text):
         text = _turned_down_first(text)
+    # "I was going to say fortnightly but let's go monthly": what was nearly said, and the "but", go
+    text = _NEARLY_SAID.sub("", text)
     if not _REPAIR.search(text):
         return text
     from ibachat.agent.reading.parse import parse

@@ -60,7 +60,13 @@ _PART_WORDS = {  # period of the day -> (label, default clock time)
     "late night": ("night", "22:30"),
     "midnight": ("night", "00:00"),
 }
-_PART = re.compile(  # "weekday mornings" as "morning"; "3 nights" counts a stay, no part of a day
+_PART = re.compile(
+    r"\b(early morning|first thing|late night|lunch ?time|midday|noon|midnight|morning|afternoon|arvo|evening|tonight|night)\b",
+    re.I,
+)
+# the same, in the plural as well, for the half of the day a clock is in ("weekday mornings from 6:30");
+# "3 nights" counts a stay, and "evenings are busy for me" is a verdict on evenings, no part of the request's day
+_PART_OR_PARTS = re.compile(
     r"\b(early morning|first thing|late night|lunch ?time|midday|noon|midnight|morning|afternoon|arvo|evening|tonight|night)"
     r"(?:s(?<!nights))?\b",
     re.I,
@@ -608,7 +614,7 @@ def _read_time(text: str) -> tuple[int | None, int, str | None, str]:
 def clock_of(words: str) -> tuple[int, int, str | None] | None:
     """(hour, minute, 'am'|'pm'|None when unsaid) of the clock time the words say, or None."""
     hour, minute, half, _ = _read_time(words)
-    if hour is not None and half is None and hour <= 12 and _PART.search(words):
+    if hour is not None and half is None and hour <= 12 and _PART_OR_PARTS.search(words):
         half = half_of_day(words, hour)  # "half nine in the morning"
     return None if hour is None else (hour, minute, half)
 
@@ -852,7 +858,7 @@ def half_of_day(text: str, hour: int) -> str | None:
     till = _TILL_NOON.search(text)
     if till is not None and hour < 12:  # "from half nine till noon": the hours before noon; "till
         return "am" if till.group(1).lower() in ("noon", "midday") else "pm"  # midnight": before midnight
-    part_m = _PART.search(text)
+    part_m = _PART_OR_PARTS.search(text)
     half = (
         _HALF_OF_DAY.get(_PART_WORDS[part_m.group(1).lower().replace("lunch time", "lunchtime")][0])
         if part_m

@@ -39,7 +39,9 @@ def _lists(
             spans = [
                 s
                 for s in frame.refused
-                if _head_word(s.text) not in _generic() and _stem(_head_word(s.text)) not in others
+                if _head_word(s.text) not in _generic()
+                and _head_word(s.text) not in _NO_INGREDIENT
+                and _stem(_head_word(s.text)) not in others
             ]
             if spans:
                 out[n] = Stated([s.text for s in spans], "; ".join(s.text for s in spans))
@@ -158,6 +160,11 @@ def _item_list(props: dict[str, Any], required: set[str]) -> str | None:
     """The one list parameter the things a request names go to: a required one first."""
     lists = _item_lists(props)
     return None if not lists else sorted(lists, key=lambda n: n not in required)[0]
+
+
+# words for people or for one of the things themselves, never a thing to leave out (a closed class):
+# "four small meals rather than three big ones", "one person is vegetarian, no mushrooms"
+_NO_INGREDIENT = frozenset({"one", "ones", "person", "people", "someone", "anyone", "everyone", "nobody"})
 
 
 def _head_word(text: str) -> str:

@@ -206,6 +206,10 @@ def _places_and_phrases(
             i = b
             continue
         told = _told(t)
+        if prep in _TO and t.head.pos_ == "ADJ" and t.head.i < t.i:
+            phrases.append((prep, span))  # "allergic to feathers", "close to the station": no place to go
+            i = b
+            continue
         if prep in _TO or prep == "->":
             places.append(Place(prep, "destination", span, named, told))
             origin = _bare_origin(tokens, i, text, mask)
